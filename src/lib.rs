@@ -1,0 +1,3 @@
+//! A Breakthrough engine: rules, search and protocol.
+
+pub mod rules;

@@ -116,6 +116,13 @@ type Row = Vec<Option<Color>>;
 fn parse_board(board: &str) -> Result<(Vec<Row>, usize), FenError> {
     let texts: Vec<&str> = board.split('/').collect();
     let rank_count = texts.len();
+    // Checked first, so a hostile FEN cannot make us build a huge board.
+    if rank_count > MAX_RANKS as usize {
+        return Err(FenError::TooManyRanks { found: rank_count });
+    }
+    if rank_count < MIN_RANKS as usize {
+        return Err(FenError::TooFewRanks { found: rank_count });
+    }
     let mut rows = Vec::with_capacity(rank_count);
     let mut width = 0;
     for (i, text) in texts.iter().enumerate() {
@@ -136,8 +143,16 @@ fn parse_board(board: &str) -> Result<(Vec<Row>, usize), FenError> {
             }
             previous_digit = ch.is_ascii_digit();
             // Stop early so a hostile FEN cannot make us build a huge row.
-            if row.len() > MAX_FILES as usize && i == 0 {
-                return Err(FenError::FilesOutOfRange { files: row.len() });
+            if row.len() > MAX_FILES as usize {
+                return Err(if i == 0 {
+                    FenError::FilesOutOfRange { files: row.len() }
+                } else {
+                    FenError::RankTooLong {
+                        rank,
+                        squares: row.len(),
+                        expected: width,
+                    }
+                });
             }
         }
         if row.is_empty() {
@@ -162,12 +177,6 @@ fn parse_board(board: &str) -> Result<(Vec<Row>, usize), FenError> {
             });
         }
         rows.push(row);
-    }
-    if rank_count > MAX_RANKS as usize {
-        return Err(FenError::TooManyRanks { found: rank_count });
-    }
-    if rank_count < MIN_RANKS as usize {
-        return Err(FenError::TooFewRanks { found: rank_count });
     }
     Ok((rows, width))
 }

@@ -1,3 +1,4 @@
 //! A Breakthrough engine: rules, search and protocol.
 
 pub mod rules;
+pub mod tourney;

@@ -6,6 +6,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use breakthrough::rules::{Position, Variant, perft_divide};
+use breakthrough::tourney;
 
 #[derive(Parser)]
 #[command(
@@ -37,6 +38,130 @@ enum Command {
         /// Depth in plies.
         depth: u32,
     },
+    /// Play engines against each other, refereed: a match for two, a round robin for more.
+    Match(MatchArgs),
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine: 'cmd=PATH [args="..."] [name=NAME] [option.X=V ...] [tc=S+INC|movetime=MS|depth=D|nodes=N]'.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Settings applied to every engine (each engine's own settings win).
+    #[arg(long, default_value = "")]
+    each: String,
+    /// Rule set.
+    #[arg(long, default_value = "breakthrough")]
+    variant: Variant,
+    /// Games per pairing; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Openings file: one FEN, 'FEN moves m1 m2 ...', or a move list from the start per line.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Random legal plies played from each opening (or from the start) before the engines take over.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=200))]
+    random_plies: u32,
+    /// Seed for the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Grace in milliseconds on every time limit before a loss on time.
+    #[arg(long, default_value_t = 50)]
+    margin: u64,
+    /// Seconds an engine may take to answer uci or isready.
+    #[arg(long, default_value_t = 10.0)]
+    startup_timeout: f64,
+    /// Seconds a move may take when the limit is depth or nodes only.
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+    /// Write every game in PGN to this file.
+    #[arg(long)]
+    pgn: Option<String>,
+    /// Write a machine-readable summary to this file.
+    #[arg(long)]
+    json: Option<String>,
+    /// Sequential test: elo0=0 elo1=10 alpha=0.05 beta=0.05 (two engines only).
+    #[arg(long, num_args = 1..=4)]
+    sprt: Option<Vec<String>>,
+}
+
+fn seconds(value: f64, what: &str) -> Result<std::time::Duration, String> {
+    if value.is_finite() && value > 0.0 && value < 1e7 {
+        Ok(std::time::Duration::from_secs_f64(value))
+    } else {
+        Err(format!("--{what} must be a positive number of seconds"))
+    }
+}
+
+fn match_config(args: MatchArgs) -> Result<tourney::MatchConfig, String> {
+    use tourney::openings::{Opening, SplitMix};
+    if args.engines.len() < 2 {
+        return Err("a match needs at least two --engine".into());
+    }
+    let engines = args
+        .engines
+        .iter()
+        .map(|e| tourney::spec::EngineSpec::with_defaults(&args.each, e).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sprt = match &args.sprt {
+        Some(words) if engines.len() != 2 => {
+            let _ = words;
+            return Err("--sprt needs exactly two engines".into());
+        }
+        Some(words) => Some(tourney::stats::Sprt::parse(words)?),
+        None => None,
+    };
+    let base = match &args.openings {
+        Some(path) => Opening::load_file(path, args.variant)?,
+        None => vec![Opening {
+            start: Position::startpos(args.variant),
+            moves: Vec::new(),
+        }],
+    };
+    let needed = (args.games as usize).div_ceil(2);
+    let openings = if args.random_plies == 0 {
+        base
+    } else {
+        let mut rng = SplitMix::new(args.seed);
+        (0..needed)
+            .map(|k| {
+                let from = &base[k % base.len()];
+                let extra = Opening::random(from.position(), args.random_plies, &mut rng)?;
+                let mut moves = from.moves.clone();
+                moves.extend(extra.moves);
+                Ok(Opening {
+                    start: from.start,
+                    moves,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?
+    };
+    Ok(tourney::MatchConfig {
+        engines,
+        variant: args.variant,
+        games: args.games as usize,
+        openings,
+        concurrency: args.concurrency as usize,
+        game: tourney::game::GameConfig {
+            variant: args.variant,
+            margin: std::time::Duration::from_millis(args.margin),
+            startup_timeout: seconds(args.startup_timeout, "startup-timeout")?,
+            move_timeout: seconds(args.move_timeout, "move-timeout")?,
+        },
+        pgn: args.pgn,
+        json: args.json,
+        sprt,
+    })
+}
+
+fn run_match(args: MatchArgs) -> ExitCode {
+    match match_config(args).and_then(tourney::run) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
 }
 
 /// Prints one error line on stderr and gives the failing exit status.
@@ -116,6 +241,7 @@ fn main() -> ExitCode {
             threads,
             depth,
         }) => run_perft(variant, fen, divide, threads, depth),
+        Some(Command::Match(args)) => run_match(args),
         None => fail("the engine is not built yet; try 'breakthrough perft --help'"),
     }
 }

@@ -1,0 +1,440 @@
+//! One refereed game between two engines. The referee keeps the clocks and checks
+//! every move with its own rules; the engines are trusted for nothing.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::rules::{Color, Move, Position, Variant, WinReason};
+
+use super::openings::Opening;
+use super::process::{EngineProcess, Received};
+use super::spec::EngineSpec;
+
+/// Ways to lose a game other than by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ForfeitKind {
+    /// A well-formed move the rules do not allow.
+    Illegal,
+    /// A `bestmove` whose move is not move text.
+    Unparseable,
+    /// `bestmove` without a move, or `bestmove (none)` with legal moves on the board.
+    NoBestmove,
+    /// The engine exited, closed its output, or failed to start.
+    Crash,
+    /// No `bestmove` before the clock (plus the margin) ran out.
+    Time,
+}
+
+impl ForfeitKind {
+    pub const ALL: [ForfeitKind; 5] = [
+        ForfeitKind::Illegal,
+        ForfeitKind::Unparseable,
+        ForfeitKind::NoBestmove,
+        ForfeitKind::Crash,
+        ForfeitKind::Time,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ForfeitKind::Illegal => "illegal",
+            ForfeitKind::Unparseable => "unparseable",
+            ForfeitKind::NoBestmove => "no-bestmove",
+            ForfeitKind::Crash => "crash",
+            ForfeitKind::Time => "time",
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules of the game.
+    Rules(WinReason),
+    /// The loser forfeited; `detail` says what happened.
+    Forfeit { kind: ForfeitKind, detail: String },
+}
+
+/// Search figures one engine reported over a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    pub moves: u32,
+    pub depth_sum: u64,
+    pub depth_count: u32,
+    pub nps_sum: f64,
+    pub nps_count: u32,
+    pub time_used: Duration,
+}
+
+impl SearchStats {
+    pub fn add(&mut self, other: &SearchStats) {
+        self.moves += other.moves;
+        self.depth_sum += other.depth_sum;
+        self.depth_count += other.depth_count;
+        self.nps_sum += other.nps_sum;
+        self.nps_count += other.nps_count;
+        self.time_used += other.time_used;
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Index of the engine that played White and the one that played Black.
+    pub players: [usize; 2],
+    pub opening: Opening,
+    /// The moves the engines played, after the opening's.
+    pub moves: Vec<Move>,
+    pub winner: Color,
+    pub termination: Termination,
+    /// Per colour.
+    pub stats: [SearchStats; 2],
+}
+
+impl GameRecord {
+    pub fn result_text(&self) -> &'static str {
+        match self.winner {
+            Color::White => "1-0",
+            Color::Black => "0-1",
+        }
+    }
+
+    pub fn loser(&self) -> Color {
+        self.winner.opponent()
+    }
+}
+
+fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Rules(reason) => write!(f, "{reason}"),
+            Termination::Forfeit { kind, detail } => {
+                write!(f, "forfeit ({}): {detail}", kind.name())
+            }
+        }
+    }
+}
+
+impl GameRecord {
+    /// One sentence for PGN and progress lines: "White reached the goal rank".
+    pub fn reason_text(&self) -> String {
+        match &self.termination {
+            Termination::Rules(WinReason::NoMoves) => {
+                format!("{} has no legal move", side_name(self.loser()))
+            }
+            Termination::Rules(reason) => format!("{} {reason}", side_name(self.winner)),
+            Termination::Forfeit { kind, detail } => {
+                format!(
+                    "{} forfeits ({}): {detail}",
+                    side_name(self.loser()),
+                    kind.name()
+                )
+            }
+        }
+    }
+}
+
+/// Match-wide settings a game needs.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub variant: Variant,
+    /// Grace added to every time limit before a time forfeit.
+    pub margin: Duration,
+    /// Bound on `uciok` and `readyok` waits.
+    pub startup_timeout: Duration,
+    /// Bound on a move when the limit is depth or nodes only.
+    pub move_timeout: Duration,
+}
+
+/// An engine seat: its settings and, while it is healthy, its running process.
+pub struct EngineSlot {
+    pub spec: EngineSpec,
+    /// Options the match adds (the variant), sent after the user's.
+    pub extra_options: Vec<(String, String)>,
+    pub process: Option<EngineProcess>,
+}
+
+impl EngineSlot {
+    pub fn new(spec: EngineSpec, extra_options: Vec<(String, String)>) -> EngineSlot {
+        EngineSlot {
+            spec,
+            extra_options,
+            process: None,
+        }
+    }
+
+    /// Starts the process if it is not running, then readies it for a new game.
+    fn prepare(&mut self, cfg: &GameConfig) -> Result<(), String> {
+        if self.process.is_none() {
+            self.process = Some(EngineProcess::start(
+                &self.spec,
+                &self.extra_options,
+                cfg.startup_timeout,
+            )?);
+        }
+        let engine = self.process.as_mut().expect("started above");
+        let ready = engine
+            .send("ucinewgame")
+            .map_err(|_| "exited".to_string())
+            .and_then(|_| engine.sync(cfg.startup_timeout));
+        if let Err(e) = ready {
+            self.process = None;
+            return Err(format!("not ready for a new game: {e}"));
+        }
+        Ok(())
+    }
+}
+
+/// What one `go` produced.
+enum Answer {
+    /// A legal move and the time the engine took for it.
+    Move(Move, Duration),
+    Forfeit(ForfeitKind, String),
+}
+
+/// The `position` command for the game so far.
+fn position_command(opening: &Opening, moves: &[Move]) -> String {
+    let mut cmd = if opening.is_startpos() {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", opening.start.to_fen())
+    };
+    let all: Vec<String> = opening
+        .moves
+        .iter()
+        .chain(moves)
+        .map(Move::to_string)
+        .collect();
+    if !all.is_empty() {
+        cmd.push_str(" moves ");
+        cmd.push_str(&all.join(" "));
+    }
+    cmd
+}
+
+/// Reads `depth` and `nps` from an `info` line.
+fn info_figures(line: &str) -> (Option<u64>, Option<f64>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let value = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|v| v.parse::<f64>().ok())
+    };
+    (value("depth").map(|d| d as u64), value("nps"))
+}
+
+/// Asks the engine for a move and judges the answer against the clock and the rules.
+fn ask_move(
+    slot: &mut EngineSlot,
+    pos: &Position,
+    position_cmd: &str,
+    go_cmd: &str,
+    allowed: Duration,
+    cfg: &GameConfig,
+    stats: &mut SearchStats,
+) -> Answer {
+    let Some(engine) = slot.process.as_mut() else {
+        return Answer::Forfeit(ForfeitKind::Crash, "engine not running".into());
+    };
+    if engine
+        .send(position_cmd)
+        .and_then(|_| engine.send(go_cmd))
+        .is_err()
+    {
+        slot.process = None;
+        return Answer::Forfeit(ForfeitKind::Crash, "engine exited".into());
+    }
+    let started = Instant::now();
+    let deadline = started + allowed + cfg.margin;
+    let (mut depth, mut nps) = (None, None);
+    let text = loop {
+        match engine.recv(deadline) {
+            Received::Line(line) => {
+                if line.starts_with("info") {
+                    let (d, n) = info_figures(&line);
+                    depth = d.or(depth);
+                    nps = n.or(nps);
+                } else if let Some(rest) = line.strip_prefix("bestmove")
+                    && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+                {
+                    break rest.split_whitespace().next().map(str::to_string);
+                }
+            }
+            Received::Timeout => {
+                // Stop the search; an engine that will not answer even then is replaced.
+                let _ = engine.send("stop");
+                if engine.sync(Duration::from_secs(1)).is_err() {
+                    slot.process = None;
+                }
+                return Answer::Forfeit(
+                    ForfeitKind::Time,
+                    format!(
+                        "no bestmove within {} ms",
+                        (allowed + cfg.margin).as_millis()
+                    ),
+                );
+            }
+            Received::Closed => {
+                slot.process = None;
+                return Answer::Forfeit(ForfeitKind::Crash, "engine exited while thinking".into());
+            }
+        }
+    };
+    let elapsed = started.elapsed();
+    stats.moves += 1;
+    stats.time_used += elapsed;
+    if let Some(d) = depth {
+        stats.depth_sum += d;
+        stats.depth_count += 1;
+    }
+    if let Some(n) = nps {
+        stats.nps_sum += n;
+        stats.nps_count += 1;
+    }
+    if elapsed > allowed + cfg.margin {
+        return Answer::Forfeit(
+            ForfeitKind::Time,
+            format!(
+                "used {} ms of {} ms",
+                elapsed.as_millis(),
+                allowed.as_millis()
+            ),
+        );
+    }
+    let text = match text {
+        None => return Answer::Forfeit(ForfeitKind::NoBestmove, "bestmove without a move".into()),
+        Some(t) if t == "(none)" || t == "0000" => {
+            return Answer::Forfeit(
+                ForfeitKind::NoBestmove,
+                format!("bestmove {t} with legal moves on the board"),
+            );
+        }
+        Some(t) => t,
+    };
+    let m = match Move::from_uci(&text) {
+        Ok(m) => m,
+        Err(_) => return Answer::Forfeit(ForfeitKind::Unparseable, format!("bestmove '{text}'")),
+    };
+    match pos.check_move(m) {
+        Ok(()) => Answer::Move(m, elapsed),
+        Err(e) => Answer::Forfeit(ForfeitKind::Illegal, format!("{text}: {e}")),
+    }
+}
+
+/// Plays one game; `slots[0]` plays White. Never hangs: every wait is bounded.
+pub fn play_game(
+    slots: [&mut EngineSlot; 2],
+    players: [usize; 2],
+    opening: &Opening,
+    cfg: &GameConfig,
+) -> GameRecord {
+    let mut record = GameRecord {
+        players,
+        opening: opening.clone(),
+        moves: Vec::new(),
+        winner: Color::White,
+        termination: Termination::Rules(WinReason::GoalReached),
+        stats: [SearchStats::default(); 2],
+    };
+    let [white, black] = slots;
+    let mut slots = [white, black];
+    for color in [Color::White, Color::Black] {
+        if let Err(e) = slots[color.index()].prepare(cfg) {
+            record.winner = color.opponent();
+            record.termination = Termination::Forfeit {
+                kind: ForfeitKind::Crash,
+                detail: e,
+            };
+            return record;
+        }
+    }
+    let mut clocks: [Option<Duration>; 2] =
+        [0, 1].map(|i| slots[i].spec.limits.tc.map(|(base, _)| base));
+    let mut pos = opening.position();
+    loop {
+        if let Some(outcome) = pos.outcome() {
+            record.winner = outcome.winner;
+            record.termination = Termination::Rules(outcome.reason);
+            return record;
+        }
+        let side = pos.side_to_move();
+        let slot = &mut slots[side.index()];
+        let limits = slot.spec.limits.clone();
+        let mut go = "go".to_string();
+        if limits.tc.is_some() {
+            let ms = |c: Option<Duration>| c.unwrap_or(Duration::ZERO).as_millis();
+            let inc = |i: usize| {
+                slots[i]
+                    .spec
+                    .limits
+                    .tc
+                    .map_or(0, |(_, inc)| inc.as_millis())
+            };
+            go.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                ms(clocks[0]),
+                ms(clocks[1]),
+                inc(0),
+                inc(1)
+            ));
+        }
+        if let Some(t) = limits.movetime {
+            go.push_str(&format!(" movetime {}", t.as_millis()));
+        }
+        if let Some(d) = limits.depth {
+            go.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = limits.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        let allowed = clocks[side.index()]
+            .or(limits.movetime)
+            .unwrap_or(cfg.move_timeout);
+        let slot = &mut slots[side.index()];
+        let position_cmd = position_command(opening, &record.moves);
+        match ask_move(
+            slot,
+            &pos,
+            &position_cmd,
+            &go,
+            allowed,
+            cfg,
+            &mut record.stats[side.index()],
+        ) {
+            Answer::Move(m, elapsed) => {
+                if let (Some(left), Some((_, inc))) = (clocks[side.index()], limits.tc) {
+                    clocks[side.index()] = Some(left.saturating_sub(elapsed) + inc);
+                }
+                pos.play_unchecked(m);
+                record.moves.push(m);
+            }
+            Answer::Forfeit(kind, detail) => {
+                record.winner = side.opponent();
+                record.termination = Termination::Forfeit { kind, detail };
+                return record;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_info_figures() {
+        assert_eq!(
+            info_figures("info depth 12 seldepth 20 score cp 31 nodes 1000 nps 250000 pv a2a3"),
+            (Some(12), Some(250000.0))
+        );
+        assert_eq!(info_figures("info string hello"), (None, None));
+    }
+}

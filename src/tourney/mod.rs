@@ -1,0 +1,416 @@
+//! `breakthrough match`: a tournament manager that referees Breakthrough engines.
+//!
+//! The referee plays every game with its own rules and clocks ([`game`]), engines run
+//! as child processes behind timed channels ([`process`]), and the results feed Elo
+//! and SPRT statistics ([`stats`]) and PGN/JSON output ([`pgn`]).
+
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod process;
+pub mod spec;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::thread;
+
+use crate::rules::{Color, Variant};
+
+use game::{EngineSlot, ForfeitKind, GameConfig, GameRecord, SearchStats, Termination, play_game};
+use openings::Opening;
+use process::EngineProcess;
+use spec::EngineSpec;
+use stats::{Sprt, SprtVerdict, Wdl};
+
+/// Everything a match needs, already validated.
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub variant: Variant,
+    /// Games per pairing.
+    pub games: usize,
+    /// Openings, used in turn; each is played twice with colours swapped.
+    pub openings: Vec<Opening>,
+    pub concurrency: usize,
+    pub game: GameConfig,
+    pub pgn: Option<String>,
+    pub json: Option<String>,
+    pub sprt: Option<Sprt>,
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy)]
+struct Job {
+    round: usize,
+    white: usize,
+    black: usize,
+    opening: usize,
+}
+
+fn schedule(cfg: &MatchConfig) -> Vec<Job> {
+    let n = cfg.engines.len();
+    let mut jobs = Vec::new();
+    for g in 0..cfg.games {
+        for a in 0..n {
+            for b in a + 1..n {
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Job {
+                    round: jobs.len() + 1,
+                    white,
+                    black,
+                    opening: (g / 2) % cfg.openings.len(),
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Results of one engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineTally {
+    pub name: String,
+    pub wdl: Wdl,
+    pub forfeits: BTreeMap<ForfeitKind, u64>,
+    pub search: SearchStats,
+}
+
+impl EngineTally {
+    fn forfeit_text(&self) -> String {
+        let parts: Vec<String> = self
+            .forfeits
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.name()))
+            .collect();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn avg_depth(&self) -> Option<f64> {
+        (self.search.depth_count > 0)
+            .then(|| self.search.depth_sum as f64 / self.search.depth_count as f64)
+    }
+
+    fn avg_nps(&self) -> Option<f64> {
+        (self.search.nps_count > 0).then(|| self.search.nps_sum / self.search.nps_count as f64)
+    }
+}
+
+/// What a finished match reports.
+pub struct MatchSummary {
+    pub tallies: Vec<EngineTally>,
+    pub games: Vec<GameRecord>,
+    pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+}
+
+/// The option values the match adds for each engine: `UCI_Variant`, when the
+/// engine offers it and the user did not set it.
+fn variant_option(
+    spec: &EngineSpec,
+    engine: &EngineProcess,
+    variant: Variant,
+) -> Result<Vec<(String, String)>, String> {
+    if spec.option("UCI_Variant").is_some() {
+        return Ok(Vec::new());
+    }
+    match engine.declared_option("UCI_Variant") {
+        None => Ok(Vec::new()),
+        Some(vars) if vars.iter().any(|v| v.eq_ignore_ascii_case(variant.name())) => {
+            Ok(vec![("UCI_Variant".into(), variant.name().into())])
+        }
+        Some(_) => Err(format!(
+            "'{}' does not offer UCI_Variant {}; set it with option.UCI_Variant=NAME",
+            spec.cmd,
+            variant.name()
+        )),
+    }
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{:+.0}", e + 0.0)
+    }
+}
+
+/// Runs the match and prints progress lines and the final table on stdout.
+pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
+    // Start every engine once before the first game: a wrong command or a missing
+    // variant is a setup error, not a string of forfeits.
+    let mut names = Vec::new();
+    let mut extra = Vec::new();
+    for spec in &cfg.engines {
+        let engine = EngineProcess::start(spec, &[], cfg.game.startup_timeout)?;
+        extra.push(variant_option(spec, &engine, cfg.variant)?);
+        let base = spec
+            .name
+            .clone()
+            .or_else(|| engine.id_name.clone())
+            .unwrap_or_else(|| spec.cmd.rsplit('/').next().unwrap_or(&spec.cmd).to_string());
+        let mut name = base.clone();
+        let mut k = 2;
+        while names.contains(&name) {
+            name = format!("{base} ({k})");
+            k += 1;
+        }
+        names.push(name);
+    }
+    let jobs = Arc::new(schedule(&cfg));
+    let total = jobs.len();
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let openings = Arc::new(cfg.openings.clone());
+    let (tx, rx) = channel::<(Job, GameRecord)>();
+    let mut workers = Vec::new();
+    for _ in 0..cfg.concurrency.min(total.max(1)) {
+        let (jobs, next, stop, openings, tx) = (
+            jobs.clone(),
+            next.clone(),
+            stop.clone(),
+            openings.clone(),
+            tx.clone(),
+        );
+        let mut slots: Vec<EngineSlot> = cfg
+            .engines
+            .iter()
+            .zip(&extra)
+            .map(|(s, e)| EngineSlot::new(s.clone(), e.clone()))
+            .collect();
+        let game_cfg = cfg.game.clone();
+        workers.push(thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&job) = jobs.get(i) else { break };
+                let (w, b) = (job.white, job.black);
+                // Two distinct slots of the same vector, borrowed at once.
+                let (white, black) = if w < b {
+                    let (lo, hi) = slots.split_at_mut(b);
+                    (&mut lo[w], &mut hi[0])
+                } else {
+                    let (lo, hi) = slots.split_at_mut(w);
+                    (&mut hi[0], &mut lo[b])
+                };
+                let record = play_game([white, black], [w, b], &openings[job.opening], &game_cfg);
+                if tx.send((job, record)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+
+    let mut pgn_file = match &cfg.pgn {
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("cannot write PGN file {path}: {e}"))?)
+        }
+        None => None,
+    };
+    let date = pgn::today();
+    let mut tallies: Vec<EngineTally> = names
+        .iter()
+        .map(|n| EngineTally {
+            name: n.clone(),
+            ..Default::default()
+        })
+        .collect();
+    let mut games = Vec::new();
+    let mut sprt_state = None;
+    for (done, (job, record)) in rx.iter().enumerate() {
+        let winner = record.players[record.winner.index()];
+        let loser = record.players[record.loser().index()];
+        tallies[winner].wdl.wins += 1;
+        tallies[loser].wdl.losses += 1;
+        if let Termination::Forfeit { kind, .. } = &record.termination {
+            *tallies[loser].forfeits.entry(*kind).or_insert(0) += 1;
+        }
+        for color in [Color::White, Color::Black] {
+            tallies[record.players[color.index()]]
+                .search
+                .add(&record.stats[color.index()]);
+        }
+        let plies = record.opening.moves.len() + record.moves.len();
+        println!(
+            "Finished game {} of {total} ({} vs {}): {} {{{}}}, {plies} plies; {}",
+            job.round,
+            names[job.white],
+            names[job.black],
+            record.result_text(),
+            record.reason_text(),
+            if names.len() == 2 {
+                let t = &tallies[0];
+                format!(
+                    "score of {} vs {}: {} - {} [{:.3}] {}",
+                    names[0],
+                    names[1],
+                    t.wdl.wins,
+                    t.wdl.losses,
+                    t.wdl.score(),
+                    done + 1
+                )
+            } else {
+                format!("{} games done", done + 1)
+            }
+        );
+        if let Some(file) = pgn_file.as_mut() {
+            let tc = {
+                let (a, b) = (
+                    cfg.engines[job.white].limits.describe(),
+                    cfg.engines[job.black].limits.describe(),
+                );
+                (a == b).then_some(a)
+            };
+            let text = pgn::write_game(
+                &record,
+                [&names[job.white], &names[job.black]],
+                job.round,
+                cfg.variant.name(),
+                &date,
+                tc.as_deref(),
+            );
+            file.write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write PGN: {e}"))?;
+        }
+        games.push(record);
+        if let Some(sprt) = cfg.sprt {
+            let llr = sprt.llr(&tallies[0].wdl);
+            let verdict = sprt.verdict(&tallies[0].wdl);
+            sprt_state = Some((sprt, llr, verdict));
+            if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
+                println!(
+                    "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
+                    done + 1
+                );
+            }
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    let summary = MatchSummary {
+        tallies,
+        games,
+        sprt: sprt_state,
+    };
+    print_table(&summary);
+    if let Some(path) = &cfg.json {
+        let json = summary_json(&summary, &cfg, &names);
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
+        )
+        .map_err(|e| format!("cannot write JSON file {path}: {e}"))?;
+    }
+    Ok(summary)
+}
+
+fn print_table(summary: &MatchSummary) {
+    println!();
+    println!(
+        "{:<24} {:>6} {:>6} {:>6} {:>6} {:>7}  {:<24} {:>6} {:>9}  forfeits",
+        "engine", "games", "wins", "losses", "draws", "score", "elo [95%]", "depth", "nps"
+    );
+    let n = summary.tallies.len();
+    for t in &summary.tallies {
+        let (elo, lo, hi) = t.wdl.elo();
+        let elo_text = format!("{} [{}, {}]", fmt_elo(elo), fmt_elo(lo), fmt_elo(hi));
+        println!(
+            "{:<24} {:>6} {:>6} {:>6} {:>6} {:>6.1}%  {:<24} {:>6} {:>9}  {}",
+            t.name,
+            t.wdl.games(),
+            t.wdl.wins,
+            t.wdl.losses,
+            t.wdl.draws,
+            100.0 * t.wdl.score(),
+            elo_text,
+            t.avg_depth().map_or("-".into(), |d| format!("{d:.1}")),
+            t.avg_nps().map_or("-".into(), |v| format!("{v:.0}")),
+            t.forfeit_text()
+        );
+    }
+    if n > 2 {
+        println!("(Elo of each engine against the rest of the field)");
+    }
+    if let Some((sprt, llr, verdict)) = summary.sprt {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match verdict {
+            SprtVerdict::H1 => "H1 accepted",
+            SprtVerdict::H0 => "H0 accepted",
+            SprtVerdict::Continue => "no verdict yet",
+        };
+        println!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+}
+
+fn summary_json(summary: &MatchSummary, cfg: &MatchConfig, names: &[String]) -> serde_json::Value {
+    use serde_json::json;
+    let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
+    let engines: Vec<_> = summary
+        .tallies
+        .iter()
+        .zip(&cfg.engines)
+        .map(|(t, spec)| {
+            let (elo, lo, hi) = t.wdl.elo();
+            json!({
+                "name": t.name,
+                "cmd": spec.cmd,
+                "options": spec.options_map(),
+                "limits": spec.limits.describe(),
+                "games": t.wdl.games(),
+                "wins": t.wdl.wins,
+                "losses": t.wdl.losses,
+                "draws": t.wdl.draws,
+                "score": t.wdl.score(),
+                "elo": finite(elo),
+                "elo_low": finite(lo),
+                "elo_high": finite(hi),
+                "forfeits": ForfeitKind::ALL.iter().map(|k| (k.name(), *t.forfeits.get(k).unwrap_or(&0))).collect::<BTreeMap<_, _>>(),
+                "avg_depth": t.avg_depth(),
+                "avg_nps": t.avg_nps(),
+            })
+        })
+        .collect();
+    let games: Vec<_> = summary
+        .games
+        .iter()
+        .map(|g| {
+            json!({
+                "white": names[g.players[0]],
+                "black": names[g.players[1]],
+                "result": g.result_text(),
+                "termination": match &g.termination {
+                    Termination::Rules(_) => "rules".to_string(),
+                    Termination::Forfeit { kind, .. } => kind.name().to_string(),
+                },
+                "reason": g.reason_text(),
+                "plies": g.opening.moves.len() + g.moves.len(),
+            })
+        })
+        .collect();
+    json!({
+        "variant": cfg.variant.name(),
+        "games_played": summary.games.len(),
+        "engines": engines,
+        "sprt": summary.sprt.map(|(s, llr, v)| {
+            let (lo, hi) = s.bounds();
+            json!({"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "llr": llr,
+                   "lower_bound": lo, "upper_bound": hi,
+                   "verdict": match v { SprtVerdict::H1 => "H1", SprtVerdict::H0 => "H0", SprtVerdict::Continue => "continue" }})
+        }),
+        "games": games,
+    })
+}

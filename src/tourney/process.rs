@@ -1,0 +1,177 @@
+//! A UCI engine as a child process: a reader thread turns its stdout into a channel,
+//! so every wait has a deadline and a hung engine never blocks the referee.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::spec::EngineSpec;
+
+/// What waiting for a line gave.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Received {
+    Line(String),
+    /// The deadline passed first.
+    Timeout,
+    /// The engine closed its output: it exited or crashed.
+    Closed,
+}
+
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The name from `id name`, if the engine sent one.
+    pub id_name: Option<String>,
+    /// Names of the options the engine declared, with their `var` values for combos.
+    pub declared_options: Vec<(String, Vec<String>)>,
+}
+
+/// Why an engine could not be started or set up.
+pub type StartError = String;
+
+impl EngineProcess {
+    /// Starts the engine and runs the UCI handshake: `uci`/`uciok`, the options,
+    /// then `isready`/`readyok`, each wait bounded by `timeout`.
+    pub fn start(
+        spec: &EngineSpec,
+        extra_options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<EngineProcess, StartError> {
+        let mut child = Command::new(&spec.cmd)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", spec.cmd))?;
+        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut engine = EngineProcess {
+            child,
+            stdin,
+            lines: rx,
+            id_name: None,
+            declared_options: Vec::new(),
+        };
+        engine
+            .send("uci")
+            .map_err(|_| format!("'{}' exited at once", spec.cmd))?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match engine.recv(deadline) {
+                Received::Line(line) if line == "uciok" => break,
+                Received::Line(line) => engine.note_uci_line(&line),
+                Received::Timeout => {
+                    return Err(format!("'{}' sent no uciok within {timeout:?}", spec.cmd));
+                }
+                Received::Closed => return Err(format!("'{}' exited before uciok", spec.cmd)),
+            }
+        }
+        for (name, value) in spec.options.iter().chain(extra_options) {
+            engine
+                .send(&format!("setoption name {name} value {value}"))
+                .map_err(|_| format!("'{}' exited while setting options", spec.cmd))?;
+        }
+        engine
+            .sync(timeout)
+            .map_err(|e| format!("'{}' {e}", spec.cmd))?;
+        Ok(engine)
+    }
+
+    fn note_uci_line(&mut self, line: &str) {
+        if let Some(name) = line.strip_prefix("id name ") {
+            self.id_name = Some(name.trim().to_string());
+        } else if let Some(rest) = line.strip_prefix("option name ") {
+            let name = rest
+                .split(" type ")
+                .next()
+                .unwrap_or(rest)
+                .trim()
+                .to_string();
+            let vars = rest
+                .split(" var ")
+                .skip(1)
+                .map(|v| v.split_whitespace().next().unwrap_or("").to_string())
+                .collect();
+            self.declared_options.push((name, vars));
+        }
+    }
+
+    /// The `var` values of a declared combo option, if the engine declared it.
+    pub fn declared_option(&self, name: &str) -> Option<&[String]> {
+        self.declared_options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// Sends one line; an error means the engine is gone.
+    pub fn send(&mut self, line: &str) -> std::io::Result<()> {
+        log::debug!("> {line}");
+        writeln!(self.stdin, "{line}")?;
+        self.stdin.flush()
+    }
+
+    /// Waits for the next line until `deadline`.
+    pub fn recv(&mut self, deadline: Instant) -> Received {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                log::debug!("< {line}");
+                Received::Line(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Received::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Received::Closed,
+        }
+    }
+
+    /// `isready` then wait for `readyok`, dropping whatever came before it
+    /// (a late `bestmove` from a stopped search, for example).
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), String> {
+        self.send("isready").map_err(|_| "exited".to_string())?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.recv(deadline) {
+                Received::Line(line) if line == "readyok" => return Ok(()),
+                Received::Line(_) => {}
+                Received::Timeout => return Err(format!("sent no readyok within {timeout:?}")),
+                Received::Closed => return Err("exited before readyok".to_string()),
+            }
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

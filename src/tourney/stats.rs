@@ -1,0 +1,299 @@
+//! Match statistics: Elo from a score with its 95% interval, and the sequential
+//! probability ratio test (SPRT) that engine testers use to stop a match early.
+
+/// Wins, draws and losses of one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score per game, 0 to 1.
+    pub fn score(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+
+    /// Variance of one game's score.
+    fn variance(&self) -> f64 {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = self.score();
+        (self.wins as f64 + 0.25 * self.draws as f64) / n - s * s
+    }
+
+    /// The Elo difference this score implies and the half-width of its 95% interval:
+    /// (elo, low, high). Infinite at a score of 0 or 1.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let s = self.score();
+        let n = self.games().max(1) as f64;
+        let margin = 1.959_964 * (self.variance() / n).sqrt();
+        (
+            elo_from_score(s),
+            elo_from_score(s - margin),
+            elo_from_score(s + margin),
+        )
+    }
+}
+
+/// Logistic Elo difference for an expected score.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Expected score of a side `elo` points stronger.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// SPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Where the test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    /// LLR at or above the upper bound: accept H1 (the first engine is at least elo1 stronger).
+    H1,
+    /// LLR at or below the lower bound: accept H0.
+    H0,
+    Continue,
+}
+
+impl Sprt {
+    /// Reads `elo0=0 elo1=10 alpha=0.05 beta=0.05` (words may come as separate arguments).
+    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+        let mut sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for word in words.iter().flat_map(|w| w.split_whitespace()) {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("bad SPRT setting '{word}' (expected key=value)"))?;
+            let value: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("bad SPRT value '{word}'"))?;
+            match key {
+                "elo0" => sprt.elo0 = value,
+                "elo1" => sprt.elo1 = value,
+                "alpha" => sprt.alpha = value,
+                "beta" => sprt.beta = value,
+                _ => {
+                    return Err(format!(
+                        "unknown SPRT setting '{key}' (expected elo0, elo1, alpha, beta)"
+                    ));
+                }
+            }
+        }
+        if !(sprt.alpha > 0.0 && sprt.alpha < 0.5 && sprt.beta > 0.0 && sprt.beta < 0.5) {
+            return Err("SPRT alpha and beta must lie between 0 and 0.5".into());
+        }
+        if sprt.elo1 <= sprt.elo0 {
+            return Err("SPRT elo1 must be greater than elo0".into());
+        }
+        Ok(sprt)
+    }
+
+    /// (lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// Log-likelihood ratio of the first engine's results, by the normal approximation
+    /// of the generalized SPRT (as in fishtest): LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n).
+    /// Results with no variance (every game won, or every game lost) get half a win and
+    /// half a loss added, so a one-sided match still reaches a verdict.
+    pub fn llr(&self, wdl: &Wdl) -> f64 {
+        if wdl.games() == 0 {
+            return 0.0;
+        }
+        let (n, score, var) = if wdl.variance() > 0.0 {
+            (wdl.games() as f64, wdl.score(), wdl.variance())
+        } else {
+            let n = wdl.games() as f64 + 1.0;
+            let score = (wdl.wins as f64 + 0.5 * wdl.draws as f64 + 0.5) / n;
+            let m2 = (wdl.wins as f64 + 0.25 * wdl.draws as f64 + 0.5) / n;
+            (n, score, m2 - score * score)
+        };
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * var / n)
+    }
+
+    pub fn verdict(&self, wdl: &Wdl) -> SprtVerdict {
+        let llr = self.llr(wdl);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtVerdict::H1
+        } else if llr <= lower {
+            SprtVerdict::H0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    /// Values worked out independently from the published formula
+    /// (score s, per-game variance m2 - s^2, LLR = (s1-s0)(2s-s0-s1)/(2 var/n)).
+    #[test]
+    fn llr_matches_known_values() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!(close(
+            sprt.llr(&Wdl {
+                wins: 60,
+                draws: 0,
+                losses: 40
+            }),
+            0.556_342_867_7
+        ));
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 3.0,
+            ..sprt
+        };
+        assert!(close(
+            sprt.llr(&Wdl {
+                wins: 4307,
+                draws: 8620,
+                losses: 4063
+            }),
+            2.992_212_838_5
+        ));
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            ..sprt
+        };
+        assert!(close(
+            sprt.llr(&Wdl {
+                wins: 500,
+                draws: 0,
+                losses: 520
+            }),
+            -0.393_563_750_5
+        ));
+        assert_eq!(sprt.llr(&Wdl::default()), 0.0);
+        // Ten straight wins: regularized to 10.5 of 11 (s = 0.9545, var = 0.0434).
+        assert!(close(
+            sprt.llr(&Wdl {
+                wins: 10,
+                draws: 0,
+                losses: 0
+            }),
+            0.822_585_148_7
+        ));
+        assert!(
+            sprt.llr(&Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 10
+            }) < 0.0
+        );
+    }
+
+    #[test]
+    fn bounds_and_verdicts() {
+        let sprt = Sprt::parse(&[
+            "elo0=0 elo1=10".into(),
+            "alpha=0.05".into(),
+            "beta=0.05".into(),
+        ])
+        .unwrap();
+        let (lo, hi) = sprt.bounds();
+        assert!(close(lo, -2.944_438_979_2) && close(hi, 2.944_438_979_2));
+        assert_eq!(
+            sprt.verdict(&Wdl {
+                wins: 60,
+                draws: 0,
+                losses: 40
+            }),
+            SprtVerdict::Continue
+        );
+        assert_eq!(
+            sprt.verdict(&Wdl {
+                wins: 400,
+                draws: 0,
+                losses: 200
+            }),
+            SprtVerdict::H1
+        );
+        assert_eq!(
+            sprt.verdict(&Wdl {
+                wins: 200,
+                draws: 0,
+                losses: 400
+            }),
+            SprtVerdict::H0
+        );
+        assert!(Sprt::parse(&["elo0=5 elo1=0".into()]).is_err());
+        assert!(Sprt::parse(&["alpha=0.7".into()]).is_err());
+        assert!(Sprt::parse(&["gamma=1".into()]).is_err());
+        assert!(Sprt::parse(&["elo0".into()]).is_err());
+    }
+
+    #[test]
+    fn elo_and_interval() {
+        let (elo, lo, hi) = Wdl {
+            wins: 60,
+            draws: 0,
+            losses: 40,
+        }
+        .elo();
+        assert!(
+            close(elo, 70.436_503_622) && close(lo, 2.766_872_696) && close(hi, 143.909_233_633)
+        );
+        assert_eq!(
+            Wdl {
+                wins: 3,
+                draws: 0,
+                losses: 0
+            }
+            .elo()
+            .0,
+            f64::INFINITY
+        );
+        assert!(close(elo_from_score(score_from_elo(123.0)), 123.0));
+    }
+}

@@ -1,0 +1,352 @@
+//! `breakthrough match` through the real binary, with scripted fake engines
+//! (tests/fake_engine.py) for every way an engine can lose outside the rules.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use breakthrough::rules::{Move, Position, START_FEN, Variant};
+use breakthrough::tourney::pgn;
+use serde_json::Value;
+
+fn fake(args: &str) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.py");
+    format!("cmd={} args=\"{args}\"", script.display())
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("bt-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).display().to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn run_json(name: &str, args: &[&str]) -> (Output, Value) {
+    let json = temp(&format!("{name}.json"));
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--json", &json]);
+    let out = run(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (out, value)
+}
+
+/// The bad engine loses both games by `kind`, and the good one never forfeits.
+fn assert_forfeits(name: &str, bad: &str, limit: &str, kind: &str) {
+    let good = fake("ok");
+    let bad = fake(bad);
+    let (_, json) = run_json(
+        name,
+        &[
+            "--engine",
+            &good,
+            "--engine",
+            &bad,
+            "--each",
+            limit,
+            "--games",
+            "2",
+            "--move-timeout",
+            "0.5",
+        ],
+    );
+    let engines = json["engines"].as_array().unwrap();
+    assert_eq!(engines[0]["wins"], 2, "{json}");
+    assert_eq!(engines[1]["forfeits"][kind], 2, "{json}");
+    assert_eq!(
+        engines[0]["forfeits"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum::<u64>(),
+        0
+    );
+    for game in json["games"].as_array().unwrap() {
+        assert_eq!(game["termination"], kind);
+    }
+}
+
+#[test]
+fn illegal_move_forfeits() {
+    assert_forfeits("illegal", "illegal --after 2", "tc=5+0.1", "illegal");
+}
+
+#[test]
+fn unparseable_move_forfeits() {
+    assert_forfeits("garbage", "garbage --after 1", "tc=5+0.1", "unparseable");
+}
+
+#[test]
+fn missing_bestmove_forfeits() {
+    assert_forfeits("none", "none", "depth=2", "no-bestmove");
+    assert_forfeits("empty", "empty --after 1", "depth=2", "no-bestmove");
+}
+
+/// A crash in each game: the engine is restarted for the second game, and crashes again.
+#[test]
+fn crash_forfeits_and_engine_restarts() {
+    assert_forfeits("crash", "crash --after 2", "tc=5+0.1", "crash");
+}
+
+/// An engine that never answers loses on time; one that also ignores `stop` is replaced.
+#[test]
+fn hung_engine_loses_on_time() {
+    assert_forfeits("hang", "hang --after 1", "tc=0.3+0", "time");
+    assert_forfeits("deaf", "deaf --after 1", "movetime=100", "time");
+    assert_forfeits("deaf-depth", "deaf --after 1", "depth=3", "time");
+}
+
+#[test]
+fn slow_engine_runs_out_of_clock() {
+    // 0.25 s for the game, 0.1 s per move: the third move cannot be made in time.
+    assert_forfeits("slow", "ok --delay 100", "tc=0.25+0", "time");
+}
+
+#[test]
+fn engine_that_never_starts_is_a_setup_error() {
+    let out = run(&[
+        "--engine",
+        &fake("ok"),
+        "--engine",
+        "cmd=/nonexistent/engine depth=1",
+        "--each",
+        "depth=1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("cannot start"), "{err}");
+    let out = run(&[
+        "--engine",
+        &fake("ok"),
+        "--engine",
+        &fake("nouciok"),
+        "--each",
+        "depth=1",
+        "--startup-timeout",
+        "0.5",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no uciok"));
+}
+
+/// The referee's clock: each go shows the time left after the previous move's
+/// thinking time and the increment.
+#[test]
+fn clock_accounting_with_increment() {
+    let log = temp("clock.log");
+    let _ = std::fs::remove_file(&log);
+    let logged = fake(&format!("ok --delay 100 --log {log}"));
+    let (_, json) = run_json(
+        "clock",
+        &[
+            "--engine",
+            &logged,
+            "--engine",
+            &fake("ok"),
+            "--each",
+            "tc=2+0.5",
+            "--games",
+            "1",
+        ],
+    );
+    assert_eq!(json["games"][0]["termination"], "rules");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let wtimes: Vec<i64> = text
+        .lines()
+        .filter(|l| l.starts_with("go "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[5..], ["winc", "500", "binc", "500"], "{l}");
+            w[2].parse().unwrap()
+        })
+        .collect();
+    assert!(wtimes.len() > 5);
+    assert_eq!(wtimes[0], 2000);
+    for pair in wtimes.windows(2) {
+        // +500 increment, minus ~100 ms thinking (plus process and pipe latency).
+        let gained = pair[1] - pair[0];
+        assert!((300..=410).contains(&gained), "{wtimes:?}");
+    }
+}
+
+/// Each opening is played twice with colours swapped; the PGN re-reads into the same
+/// games, which replay legally to the recorded result.
+#[test]
+fn colours_swap_and_pgn_round_trips() {
+    let pgn_path = temp("games.pgn");
+    let openings = temp("openings.txt");
+    std::fs::write(
+        &openings,
+        "# two openings\na2a3 h7h6\nppppp/ppppp/5/PPPPP/PPPPP w - - 0 1 moves b2b3\n",
+    )
+    .unwrap();
+    let (_, json) = run_json(
+        "swap",
+        &[
+            "--engine",
+            &fake("ok"),
+            "--engine",
+            &fake("ok --after 4 --delay 1"),
+            "--engine",
+            &fake("ok"),
+            "--each",
+            "depth=1",
+            "--games",
+            "4",
+            "--openings",
+            &openings,
+            "--pgn",
+            &pgn_path,
+            "--variant",
+            "capture-only",
+            "--concurrency",
+            "2",
+        ],
+    );
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 12, "three pairings of four games");
+    let text = std::fs::read_to_string(&pgn_path).unwrap();
+    let read = pgn::read_games(&text).unwrap();
+    assert_eq!(read.len(), 12);
+    let mut by_round: Vec<_> = read
+        .iter()
+        .map(|g| (g.tag("Round").unwrap().parse::<usize>().unwrap(), g))
+        .collect();
+    by_round.sort_by_key(|(r, _)| *r);
+    // Rounds come in blocks of three pairings per game number: g0 (a, b), g1 (b, a), ...
+    for (r, g) in &by_round {
+        let partner = by_round
+            .iter()
+            .find(|(r2, _)| *r2 == if (r - 1) / 3 % 2 == 0 { r + 3 } else { r - 3 })
+            .unwrap()
+            .1;
+        assert_eq!(g.tag("White"), partner.tag("Black"), "round {r}");
+        assert_eq!(g.tag("Black"), partner.tag("White"), "round {r}");
+        assert_eq!(g.tag("FEN"), partner.tag("FEN"), "same opening, round {r}");
+        assert_eq!(g.moves[0], partner.moves[0], "same opening, round {r}");
+        assert_eq!(g.tag("Variant"), Some("capture-only"));
+        // Replay: every move legal, and a game won by the rules ends where the PGN says.
+        let fen = g.tag("FEN").unwrap_or(START_FEN);
+        let mut pos = Position::from_fen(fen, Variant::CaptureOnly).unwrap();
+        for m in &g.moves {
+            pos.try_play(Move::from_uci(m).unwrap()).unwrap();
+        }
+        assert_eq!(
+            g.tag("PlyCount").unwrap().parse::<usize>().unwrap(),
+            g.moves.len()
+        );
+        let outcome = pos.outcome().expect("every game here ends by the rules");
+        let expected = if outcome.winner == breakthrough::rules::Color::White {
+            "1-0"
+        } else {
+            "0-1"
+        };
+        assert_eq!(g.result, expected);
+        assert_eq!(g.tag("Result"), Some(expected));
+    }
+    let names: Vec<_> = json["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["Fake ok", "Fake ok (2)", "Fake ok (3)"]);
+}
+
+#[test]
+fn sprt_stops_the_match_with_a_verdict() {
+    let (out, json) = run_json(
+        "sprt",
+        &[
+            "--engine",
+            &fake("ok"),
+            "--engine",
+            &fake("illegal --after 1"),
+            "--each",
+            "depth=1",
+            "--games",
+            "1000",
+            "--random-plies",
+            "2",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+    );
+    let played = json["games_played"].as_u64().unwrap();
+    assert!(played < 1000, "stopped early");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("SPRT elo0=0 elo1=10"), "{stdout}");
+    assert_eq!(json["sprt"]["verdict"], "H1");
+}
+
+#[test]
+fn bad_arguments_get_one_error_line() {
+    let ok = fake("ok");
+    for args in [
+        vec!["--engine", ok.as_str()],
+        vec!["--engine", ok.as_str(), "--engine", ok.as_str()],
+        vec!["--engine", "cmd=x tc=1+y", "--engine", ok.as_str()],
+        vec![
+            "--engine",
+            ok.as_str(),
+            "--engine",
+            ok.as_str(),
+            "--each",
+            "depth=1",
+            "--sprt",
+            "elo0=9",
+            "elo1=1",
+        ],
+        vec![
+            "--engine",
+            ok.as_str(),
+            "--engine",
+            ok.as_str(),
+            "--each",
+            "depth=1",
+            "--openings",
+            "/nonexistent",
+        ],
+        vec![
+            "--engine",
+            ok.as_str(),
+            "--engine",
+            ok.as_str(),
+            "--each",
+            "depth=1",
+            "--games",
+            "0",
+        ],
+        vec![
+            "--engine",
+            ok.as_str(),
+            "--engine",
+            ok.as_str(),
+            "--each",
+            "depth=1",
+            "--margin",
+            "-5",
+        ],
+    ] {
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}

@@ -1,4 +1,11 @@
 //! A Breakthrough engine: rules, search and protocol.
 
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod game;
+pub mod params;
 pub mod rules;
+pub mod search;
 pub mod tourney;
+pub mod uci;

@@ -40,6 +40,12 @@ enum Command {
     },
     /// Play engines against each other, refereed: a match for two, a round robin for more.
     Match(MatchArgs),
+    /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = breakthrough::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+    },
 }
 
 #[derive(clap::Args)]
@@ -242,6 +248,13 @@ fn main() -> ExitCode {
             depth,
         }) => run_perft(variant, fen, divide, threads, depth),
         Some(Command::Match(args)) => run_match(args),
-        None => fail("the engine is not built yet; try 'breakthrough perft --help'"),
+        Some(Command::Bench { depth }) => {
+            println!("{}", breakthrough::bench::run(depth).summary_line());
+            ExitCode::SUCCESS
+        }
+        None => {
+            breakthrough::uci::run();
+            ExitCode::SUCCESS
+        }
     }
 }

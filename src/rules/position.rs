@@ -353,6 +353,45 @@ impl Position {
         (a.count_ones() + b.count_ones() + c.count_ones()) as u64
     }
 
+    /// Squares on the mover's goal rank that `color` could step to now: non-zero means
+    /// `color` would win at once if it were to move.
+    #[inline]
+    fn goal_steps(&self, color: Color) -> u64 {
+        let us = self.pawns[color.index()];
+        let them = self.pawns[color.opponent().index()];
+        let [a, b, c] = match color {
+            Color::White => step_targets::<true>(us, them, self.geometry, self.variant),
+            Color::Black => step_targets::<false>(us, them, self.geometry, self.variant),
+        };
+        (a | b | c) & self.geometry.goal[color.index()]
+    }
+
+    /// A move that wins at once (reaches the goal rank, or captures the last enemy
+    /// pawn), if the side to move has one.
+    pub fn winning_move(&self) -> Option<Move> {
+        if self.goal_reached() {
+            return None;
+        }
+        let them = self.pawns[self.side.opponent().index()];
+        let goal = self.goal_steps(self.side);
+        let last_pawn = if them.count_ones() == 1 { them } else { 0 };
+        if goal | last_pawn == 0 {
+            return None;
+        }
+        // Rare: only here is a move list built.
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| (goal | last_pawn) & m.to().bit() != 0)
+    }
+
+    /// True if the side not to move would win at once if it were its turn:
+    /// a threat the side to move must answer now.
+    #[inline]
+    pub fn opponent_threatens_win(&self) -> bool {
+        self.goal_steps(self.side.opponent()) != 0
+    }
+
     /// True if the move is a capture in this position.
     #[inline]
     pub fn is_capture(&self, m: Move) -> bool {

@@ -1,0 +1,112 @@
+//! The interface the search needs from a game. Breakthrough implements it here;
+//! other rule sets (Doorbraak) plug into the same search, table, clock and protocol.
+
+use std::fmt::{Debug, Display};
+
+use crate::rules::{Move, MoveList, Position};
+
+/// Most legal moves any position of any supported game may have.
+pub const MAX_MOVES: usize = 256;
+const _: () = assert!(crate::rules::MAX_MOVES <= MAX_MOVES);
+
+/// A two-player, perfect-information game position, as the search sees it.
+pub trait SearchGame: Copy + Send + Sync + 'static {
+    type Move: Copy + Eq + Send + Sync + Display + Debug + 'static;
+    type Moves: std::ops::DerefMut<Target = [Self::Move]>;
+
+    /// Zobrist hash of the position (side to move included).
+    fn hash(&self) -> u64;
+    /// Legal moves, at most [`MAX_MOVES`]; empty when the game is over.
+    fn moves(&self) -> Self::Moves;
+    /// Plays a legal move.
+    fn play(&mut self, m: Self::Move);
+    /// True when the game is over and the side to move has lost (Breakthrough has no
+    /// other way to end).
+    fn is_lost(&self) -> bool;
+    /// A move that wins at once, if any.
+    fn winning_move(&self) -> Option<Self::Move>;
+    /// True when the opponent would win at once if it could move now.
+    fn opponent_threatens_win(&self) -> bool;
+    /// Captures and other moves quiescence search must look at.
+    fn is_tactical(&self, m: Self::Move) -> bool;
+    /// A move-ordering hint for tactical moves: higher first.
+    fn tactical_order(&self, m: Self::Move) -> i32;
+    /// Static evaluation from the side to move's view, in centipawns.
+    fn evaluate(&self) -> i32;
+    /// Move to a 12-bit code (for the table, killers and history) and back.
+    fn encode(m: Self::Move) -> u16;
+    fn decode(code: u16) -> Option<Self::Move>;
+    /// 0 or 1: whose turn it is, for per-side tables.
+    fn side_index(&self) -> usize;
+}
+
+impl SearchGame for Position {
+    type Move = Move;
+    type Moves = MoveList;
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    #[inline]
+    fn moves(&self) -> MoveList {
+        self.legal_moves()
+    }
+
+    #[inline]
+    fn play(&mut self, m: Move) {
+        self.play_unchecked(m)
+    }
+
+    #[inline]
+    fn is_lost(&self) -> bool {
+        self.outcome()
+            .is_some_and(|o| o.winner != self.side_to_move())
+    }
+
+    #[inline]
+    fn winning_move(&self) -> Option<Move> {
+        Position::winning_move(self)
+    }
+
+    #[inline]
+    fn opponent_threatens_win(&self) -> bool {
+        Position::opponent_threatens_win(self)
+    }
+
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        self.is_capture(m)
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Move) -> i32 {
+        // Take the enemy pawn nearest to our home rank first: it is the most dangerous.
+        let rank = m.to().rank() as i32;
+        match self.side_to_move() {
+            crate::rules::Color::White => 8 - rank,
+            crate::rules::Color::Black => rank,
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        crate::eval::evaluate(self)
+    }
+
+    #[inline]
+    fn encode(m: Move) -> u16 {
+        m.to_bits()
+    }
+
+    #[inline]
+    fn decode(code: u16) -> Option<Move> {
+        Move::from_bits(code)
+    }
+
+    #[inline]
+    fn side_index(&self) -> usize {
+        self.side_to_move().index()
+    }
+}

@@ -1,0 +1,801 @@
+//! Iterative-deepening negamax alpha-beta with principal-variation search, aspiration
+//! windows, quiescence, a shared transposition table, killers and history, and root
+//! moves split over a rayon pool. Generic over [`SearchGame`]; it never formats
+//! protocol text: progress goes out through a callback as [`Info`].
+
+pub mod time;
+pub mod tt;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::game::{MAX_MOVES, SearchGame};
+use crate::params::search::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX_PLY};
+use tt::{Bound, Entry, TranspositionTable};
+
+/// Score of a won game at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Larger than any score.
+pub const INFINITY: i32 = 31_000;
+const WIN_BOUND: i32 = WIN - MAX_PLY as i32;
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Centipawns(i32),
+    /// Moves (not plies) to the win; negative when the side to move loses. `Mate(0)`: already lost.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(s: i32) -> Score {
+        if s >= WIN_BOUND {
+            Score::Mate((WIN - s + 1) / 2)
+        } else if s <= -WIN_BOUND {
+            Score::Mate(-(WIN + s) / 2)
+        } else {
+            Score::Centipawns(s)
+        }
+    }
+}
+
+/// True for scores that mean a forced win or loss.
+pub fn is_decisive(s: i32) -> bool {
+    s.abs() >= WIN_BOUND
+}
+
+fn score_to_tt(s: i32, ply: usize) -> i16 {
+    let s = if s >= WIN_BOUND {
+        s + ply as i32
+    } else if s <= -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    };
+    s as i16
+}
+
+fn score_from_tt(s: i16, ply: usize) -> i32 {
+    let s = s as i32;
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// What a `go` asks for. Time limits live in [`Control`].
+#[derive(Clone, Debug)]
+pub struct Limits<M> {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop once a win in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Search only these root moves (empty: all).
+    pub searchmoves: Vec<M>,
+    pub multipv: usize,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            mate: None,
+            searchmoves: Vec::new(),
+            multipv: 1,
+        }
+    }
+}
+
+/// Shared, thread-safe state of one running search: the stop flag, the clock and the node count.
+pub struct Control {
+    stop: AtomicBool,
+    /// While set (`go ponder` or `go infinite`), time limits wait and the result is held back.
+    waiting: AtomicBool,
+    start: Instant,
+    /// Don't start another iteration past this.
+    soft: Option<Duration>,
+    /// Stop searching past this.
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    nodes: AtomicU64,
+}
+
+impl Control {
+    pub fn new(
+        soft: Option<Duration>,
+        hard: Option<Duration>,
+        node_limit: Option<u64>,
+        waiting: bool,
+    ) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            waiting: AtomicBool::new(waiting),
+            start: Instant::now(),
+            soft,
+            hard,
+            node_limit,
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to finish now; it returns its best move so far.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// `ponderhit`: the clock now counts and the result may be given.
+    pub fn release(&self) {
+        self.waiting.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True while the search may not answer by itself (`go infinite`, or `go ponder` before `ponderhit`).
+    pub fn is_waiting(&self) -> bool {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// Adds a worker's nodes and stops the search if a hard limit is reached.
+    fn report_nodes(&self, n: u64) {
+        let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
+        if self.node_limit.is_some_and(|limit| total >= limit) {
+            self.stop();
+        }
+        if !self.is_waiting() && self.hard.is_some_and(|hard| self.elapsed() >= hard) {
+            self.stop();
+        }
+    }
+
+    fn soft_limit_passed(&self, percent: u64) -> bool {
+        !self.is_waiting()
+            && self.soft.is_some_and(|soft| {
+                self.elapsed().as_micros() as u64 * 100 >= soft.as_micros() as u64 * percent
+            })
+    }
+}
+
+/// One progress report.
+#[derive(Clone, Debug)]
+pub struct Info<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    /// `Some` when an aspiration window failed: the score is only a bound.
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time: Duration,
+    pub pv: Vec<M>,
+}
+
+/// The answer of a finished search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: Option<M>,
+    pub ponder: Option<M>,
+    /// Internal score of the best move.
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Per-thread search state.
+struct Worker<G: SearchGame> {
+    killers: Vec<[u16; 2]>,
+    history: Vec<[i32; 4096]>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: usize,
+}
+
+impl<G: SearchGame> Worker<G> {
+    fn new() -> Worker<G> {
+        Worker {
+            killers: vec![[0; 2]; MAX_PLY + 1],
+            history: vec![[0; 4096]; 2],
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            nodes: 0,
+            seldepth: 0,
+        }
+    }
+}
+
+/// A root move searched in parallel: the alpha it was searched with, its score and line.
+type ParallelResult<M> = (i32, i32, Vec<M>);
+
+struct RootMove<M> {
+    m: M,
+    score: i32,
+    pv: Vec<M>,
+}
+
+/// Everything a search node reads that is shared between threads.
+struct Shared<'a> {
+    control: &'a Control,
+    tt: &'a TranspositionTable,
+}
+
+impl<G: SearchGame> Worker<G> {
+    #[inline]
+    fn count_node(&mut self, shared: &Shared) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            shared.control.report_nodes(CHECK_INTERVAL);
+        }
+    }
+
+    fn flush_nodes(&mut self, shared: &Shared) {
+        shared.control.report_nodes(self.nodes % CHECK_INTERVAL);
+        self.nodes = 0;
+    }
+
+    fn set_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn order_score(&self, pos: &G, m: G::Move, tt_move: Option<G::Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            return 1 << 30;
+        }
+        if pos.is_tactical(m) {
+            return (1 << 28) + pos.tactical_order(m);
+        }
+        let code = G::encode(m);
+        let killers = self.killers[ply];
+        if killers[0] == code {
+            return (1 << 27) + 1;
+        }
+        if killers[1] == code {
+            return 1 << 27;
+        }
+        self.history[pos.side_index()][code as usize & 0xfff]
+    }
+
+    fn update_history(&mut self, side: usize, m: G::Move, bonus: i32) {
+        let h = &mut self.history[side][G::encode(m) as usize & 0xfff];
+        *h += bonus - *h * bonus.abs() / 16_384;
+    }
+
+    fn negamax(
+        &mut self,
+        shared: &Shared,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.count_node(shared);
+        if shared.control.is_stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(m) = pos.winning_move() {
+            self.pv[ply].push(m);
+            return WIN - ply as i32 - 1;
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        // A win sooner than one already found elsewhere cannot come from here.
+        alpha = alpha.max(-WIN + ply as i32);
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 {
+            return self.quiescence(shared, pos, ply, alpha, beta);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash();
+        let mut tt_move = None;
+        if let Some(e) = shared.tt.probe(key) {
+            tt_move = G::decode(e.move_code);
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if !pv_node && e.depth as i32 >= depth && usable {
+                return s;
+            }
+        }
+        let mut moves = pos.moves();
+        if moves.is_empty() {
+            return -WIN + ply as i32;
+        }
+        let mut scores = [0i32; MAX_MOVES];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            *score = self.order_score(pos, m, tt_move, ply);
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let side = pos.side_index();
+        for i in 0..moves.len() {
+            // Selection sort, one step per move: most nodes cut off after a move or two.
+            let j = (i..moves.len()).max_by_key(|&j| scores[j]).unwrap_or(i);
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let m = moves[i];
+            let mut child = *pos;
+            child.play(m);
+            let score = if i == 0 {
+                -self.negamax(shared, &child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let s = -self.negamax(shared, &child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta {
+                    -self.negamax(shared, &child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if shared.control.is_stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        if !pos.is_tactical(m) {
+                            let code = G::encode(m);
+                            if self.killers[ply][0] != code {
+                                self.killers[ply] = [code, self.killers[ply][0]];
+                            }
+                            let bonus = (depth * depth).min(400);
+                            self.update_history(side, m, bonus);
+                            for &tried in &moves[..i] {
+                                if !pos.is_tactical(tried) {
+                                    self.update_history(side, tried, -bonus);
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let move_code = match (bound, best_move) {
+            (Bound::Upper, _) => tt_move.map_or(0, G::encode),
+            (_, Some(m)) => G::encode(m),
+            (_, None) => 0,
+        };
+        shared.tt.store(
+            key,
+            Entry {
+                move_code,
+                score: score_to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Captures only, unless the opponent threatens to win next move: then every
+    /// move, since only a reply to the threat keeps the game going.
+    fn quiescence(
+        &mut self,
+        shared: &Shared,
+        pos: &G,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.count_node(shared);
+        if shared.control.is_stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.is_lost() {
+            return -WIN + ply as i32;
+        }
+        if let Some(m) = pos.winning_move() {
+            self.pv[ply].push(m);
+            return WIN - ply as i32 - 1;
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        let threatened = pos.opponent_threatens_win();
+        let mut best = -INFINITY;
+        if !threatened {
+            let stand_pat = pos.evaluate();
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            best = stand_pat;
+            alpha = alpha.max(stand_pat);
+        }
+        let mut moves = pos.moves();
+        let mut count = 0;
+        for i in 0..moves.len() {
+            if threatened || pos.is_tactical(moves[i]) {
+                moves.swap(count, i);
+                count += 1;
+            }
+        }
+        let moves = &mut moves[..count];
+        moves.sort_by_key(|&m| {
+            std::cmp::Reverse(pos.tactical_order(m) + if pos.is_tactical(m) { 100 } else { 0 })
+        });
+        for &m in moves.iter() {
+            let mut child = *pos;
+            child.play(m);
+            let score = -self.quiescence(shared, &child, ply + 1, -beta, -alpha);
+            if shared.control.is_stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A search over one root position, run with [`Searcher::run`].
+pub struct Searcher<'a, G: SearchGame> {
+    root: G,
+    limits: &'a Limits<G::Move>,
+    shared: Shared<'a>,
+    workers: Vec<Mutex<Worker<G>>>,
+    threads: usize,
+    on_info: &'a (dyn Fn(&Info<G::Move>) + Sync),
+}
+
+impl<'a, G: SearchGame> Searcher<'a, G> {
+    pub fn new(
+        root: G,
+        limits: &'a Limits<G::Move>,
+        control: &'a Control,
+        tt: &'a TranspositionTable,
+        threads: usize,
+        on_info: &'a (dyn Fn(&Info<G::Move>) + Sync),
+    ) -> Self {
+        let threads = threads.max(1);
+        Searcher {
+            root,
+            limits,
+            shared: Shared { control, tt },
+            workers: (0..threads).map(|_| Mutex::new(Worker::new())).collect(),
+            threads,
+            on_info,
+        }
+    }
+
+    fn worker(&self) -> std::sync::MutexGuard<'_, Worker<G>> {
+        let index = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
+        self.workers[index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Searches one root move with the window (alpha, beta) by PVS; returns the
+    /// score and the line it found.
+    fn search_root_move(
+        &self,
+        m: G::Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        full_first: bool,
+    ) -> (i32, Vec<G::Move>) {
+        let mut child = self.root;
+        child.play(m);
+        let mut w = self.worker();
+        let score = if full_first {
+            -w.negamax(&self.shared, &child, depth - 1, 1, -beta, -alpha)
+        } else {
+            let s = -w.negamax(&self.shared, &child, depth - 1, 1, -alpha - 1, -alpha);
+            if s > alpha && s < beta {
+                -w.negamax(&self.shared, &child, depth - 1, 1, -beta, -alpha)
+            } else {
+                s
+            }
+        };
+        let mut line = vec![m];
+        line.extend_from_slice(&w.pv[1]);
+        (score, line)
+    }
+
+    /// One pass over `moves` at `depth` with the window (alpha, beta). The first move
+    /// is searched alone; with more than one thread the rest go to the pool at once,
+    /// each with a null window around the best score so far. Returns the best score;
+    /// each root move's `score` is exact if it beat alpha, else `-INFINITY`.
+    fn search_root(
+        &self,
+        moves: &mut [RootMove<G::Move>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let Some(first) = moves.first_mut() else {
+            return -INFINITY;
+        };
+        let (score, line) = self.search_root_move(first.m, depth, alpha, beta, true);
+        if self.shared.control.is_stopped() {
+            return -INFINITY;
+        }
+        first.score = if score > alpha { score } else { -INFINITY };
+        if score > alpha {
+            first.pv = line;
+        }
+        let mut best = score;
+        alpha = alpha.max(score);
+        if score >= beta {
+            return best;
+        }
+        let rest = &mut moves[1..];
+        if self.threads == 1 {
+            for rm in rest.iter_mut() {
+                let (score, line) = self.search_root_move(rm.m, depth, alpha, beta, false);
+                if self.shared.control.is_stopped() {
+                    return best;
+                }
+                rm.score = -INFINITY;
+                if score > alpha {
+                    rm.score = score;
+                    rm.pv = line;
+                    alpha = score;
+                }
+                best = best.max(score);
+                if score >= beta {
+                    break;
+                }
+            }
+        } else {
+            let shared_alpha = AtomicI32::new(alpha);
+            let results: Vec<Option<ParallelResult<G::Move>>> = rest
+                .par_iter()
+                .map(|rm| {
+                    let a = shared_alpha.load(Ordering::Relaxed);
+                    if a >= beta || self.shared.control.is_stopped() {
+                        return None;
+                    }
+                    let (score, line) = self.search_root_move(rm.m, depth, a, beta, false);
+                    if self.shared.control.is_stopped() {
+                        return None;
+                    }
+                    shared_alpha.fetch_max(score, Ordering::Relaxed);
+                    Some((a, score, line))
+                })
+                .collect();
+            // A score above the alpha it was searched with is exact (or a lower bound
+            // at beta); one at or below it is only an upper bound.
+            for (rm, result) in rest.iter_mut().zip(results) {
+                rm.score = -INFINITY;
+                let Some((a, score, line)) = result else {
+                    continue;
+                };
+                if score > a {
+                    rm.score = score;
+                    rm.pv = line;
+                }
+                best = best.max(score);
+            }
+        }
+        best
+    }
+
+    /// Runs iterative deepening until a limit or `stop`, reporting each iteration through
+    /// the callback. With nothing to search (no legal move) the result has no move.
+    pub fn run(&self) -> SearchResult<G::Move> {
+        let control = self.shared.control;
+        self.shared.tt.new_search();
+        let mut root_moves: Vec<RootMove<G::Move>> = self
+            .root
+            .moves()
+            .iter()
+            .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
+            .map(|&m| RootMove {
+                m,
+                score: -INFINITY,
+                pv: vec![m],
+            })
+            .collect();
+        // Start from the table's move, if it knows one.
+        if let Some(code) = self.shared.tt.probe(self.root.hash()).map(|e| e.move_code)
+            && let Some(i) = root_moves.iter().position(|rm| G::encode(rm.m) == code)
+        {
+            root_moves[..=i].rotate_right(1);
+        }
+        let mut result = SearchResult {
+            best: root_moves.first().map(|rm| rm.m),
+            ponder: None,
+            score: -WIN,
+            depth: 0,
+            nodes: 0,
+        };
+        if root_moves.is_empty() {
+            // The game is over (or searchmoves left nothing): there is nothing to wait for.
+            return result;
+        }
+        let multipv = self.limits.multipv.clamp(1, root_moves.len().max(1));
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut previous = vec![0i32; multipv];
+        'deepening: for depth in 1..=max_depth {
+            for w in &self.workers {
+                w.lock().unwrap_or_else(|e| e.into_inner()).seldepth = 0;
+            }
+            for pv_index in 0..multipv.min(root_moves.len()) {
+                let centre = previous[pv_index];
+                let mut window = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_decisive(centre) {
+                    (centre - window, centre + window)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                loop {
+                    let moves = &mut root_moves[pv_index..];
+                    let score = self.search_root(moves, depth as i32, alpha, beta);
+                    if control.is_stopped() {
+                        break 'deepening;
+                    }
+                    moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if score <= alpha {
+                        self.report(
+                            depth,
+                            pv_index,
+                            score,
+                            Some(Bound::Upper),
+                            &root_moves[pv_index].pv,
+                        );
+                        alpha = (alpha - window).max(-INFINITY);
+                        window *= 2;
+                    } else if score >= beta {
+                        self.report(
+                            depth,
+                            pv_index,
+                            score,
+                            Some(Bound::Lower),
+                            &root_moves[pv_index].pv,
+                        );
+                        beta = (beta + window).min(INFINITY);
+                        window *= 2;
+                    } else {
+                        previous[pv_index] = score;
+                        break;
+                    }
+                    if is_decisive(score) {
+                        (alpha, beta) = (-INFINITY, INFINITY);
+                    }
+                }
+                self.report(
+                    depth,
+                    pv_index,
+                    previous[pv_index],
+                    None,
+                    &root_moves[pv_index].pv,
+                );
+            }
+            let best = &root_moves[0];
+            result.best = Some(best.m);
+            result.ponder = best.pv.get(1).copied();
+            result.score = best.score;
+            result.depth = depth;
+            if let Some(mate) = self.limits.mate
+                && best.score >= WIN_BOUND
+                && (WIN - best.score + 1) / 2 <= mate as i32
+            {
+                break;
+            }
+            // A proven result cannot change with more depth once the depth covers it.
+            if is_decisive(best.score)
+                && depth as i32 > WIN - best.score.abs() + 1
+                && !control.is_waiting()
+            {
+                break;
+            }
+            if control.soft_limit_passed(crate::params::time::NEXT_ITERATION_PERCENT) {
+                break;
+            }
+        }
+        for w in &self.workers {
+            w.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .flush_nodes(&self.shared);
+        }
+        // Infinite and ponder searches answer only after stop or ponderhit.
+        while control.is_waiting() && !control.is_stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if result.ponder.is_none()
+            && let Some(best) = result.best
+        {
+            let mut next = self.root;
+            next.play(best);
+            result.ponder = self
+                .shared
+                .tt
+                .probe(next.hash())
+                .and_then(|e| G::decode(e.move_code))
+                .filter(|m| next.moves().contains(m));
+        }
+        result.nodes = control.nodes();
+        result
+    }
+
+    fn report(
+        &self,
+        depth: u32,
+        pv_index: usize,
+        score: i32,
+        bound: Option<Bound>,
+        pv: &[G::Move],
+    ) {
+        let control = self.shared.control;
+        let seldepth = self
+            .workers
+            .iter()
+            .map(|w| w.lock().unwrap_or_else(|e| e.into_inner()).seldepth)
+            .max()
+            .unwrap_or(0) as u32;
+        let time = control.elapsed();
+        let unflushed: u64 = self
+            .workers
+            .iter()
+            .map(|w| w.lock().unwrap_or_else(|e| e.into_inner()).nodes % CHECK_INTERVAL)
+            .sum();
+        let nodes = control.nodes() + unflushed;
+        (self.on_info)(&Info {
+            depth,
+            seldepth: seldepth.max(depth),
+            multipv: pv_index + 1,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+            hashfull: self.shared.tt.hashfull(),
+            time,
+            pv: pv.to_vec(),
+        });
+    }
+}

@@ -1,0 +1,99 @@
+//! How long to think: soft and hard limits from the clock, the increment and `movestogo`.
+
+use std::time::Duration;
+
+use crate::params::time::*;
+
+/// The clock as `go` gives it, for the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub remaining: Duration,
+    pub increment: Duration,
+    pub moves_to_go: Option<u64>,
+}
+
+/// (soft, hard): past `soft` no new iteration starts; at `hard` the search stops.
+///
+/// The hard limit never exceeds the remaining time less `overhead` (the GUI's and the
+/// pipe's delay), so the engine cannot lose on time while its clock has any time left.
+pub fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
+    let remaining = clock.remaining.as_micros() as u64;
+    let overhead = overhead.as_micros() as u64;
+    let increment = clock.increment.as_micros() as u64;
+    // What may be spent without touching the reserve for lag.
+    let usable = remaining.saturating_sub(overhead).max(1_000);
+    let moves = clock
+        .moves_to_go
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, 100);
+    let ceiling = if moves == 1 {
+        usable
+    } else {
+        usable * MAX_SHARE_PERCENT / 100
+    }
+    .min(remaining.saturating_sub(overhead))
+    .max(1_000.min(remaining / 2));
+    let soft = (usable / moves + increment * INCREMENT_PERCENT / 100).min(ceiling);
+    let hard = (soft * HARD_FACTOR).min(ceiling);
+    (Duration::from_micros(soft), Duration::from_micros(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        for remaining in [0, 1, 5, 20, 50, 100, 1_000, 10_000, 600_000] {
+            for inc in [0, 100, 1_000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let clock = Clock {
+                        remaining: ms(remaining),
+                        increment: ms(inc),
+                        moves_to_go: mtg,
+                    };
+                    let (soft, hard) = budget(clock, ms(10));
+                    assert!(soft <= hard, "{clock:?}");
+                    assert!(
+                        hard <= ms(remaining).saturating_sub(ms(10)).max(ms(remaining) / 2),
+                        "{clock:?}: {hard:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn spends_more_with_more_time() {
+        let a = budget(
+            Clock {
+                remaining: ms(10_000),
+                increment: ms(100),
+                moves_to_go: None,
+            },
+            ms(10),
+        );
+        let b = budget(
+            Clock {
+                remaining: ms(60_000),
+                increment: ms(100),
+                moves_to_go: None,
+            },
+            ms(10),
+        );
+        assert!(b.0 > a.0);
+        let last = budget(
+            Clock {
+                remaining: ms(10_000),
+                increment: ms(0),
+                moves_to_go: Some(1),
+            },
+            ms(10),
+        );
+        assert!(last.0 > a.0);
+    }
+}

@@ -1,0 +1,551 @@
+//! The UCI protocol through the real binary: scripted stdin, asserted stdout.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{text}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Next line within `timeout`, or panic.
+    fn line(&self, timeout: Duration) -> String {
+        self.lines
+            .recv_timeout(timeout)
+            .unwrap_or_else(|_| panic!("no line within {timeout:?}"))
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' within {timeout:?}; got {lines:?}"));
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Asserts nothing more arrives within `wait`.
+    fn quiet(&self, wait: Duration) {
+        if let Ok(line) = self.lines.recv_timeout(wait) {
+            panic!("unexpected line: {line}");
+        }
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const SHORT: Duration = Duration::from_secs(5);
+
+fn bestmove_of(lines: &[String]) -> String {
+    lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn uci_lists_identity_and_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", SHORT);
+    assert!(lines[0].starts_with("id name breakthrough"));
+    assert!(lines[1].starts_with("id author "));
+    for option in [
+        "Hash",
+        "Threads",
+        "UCI_Variant",
+        "MultiPV",
+        "Move Overhead",
+        "Ponder",
+        "Clear Hash",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option}: {lines:?}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("var breakthrough var capture-only"))
+    );
+    e.send("isready");
+    assert_eq!(e.line(SHORT), "readyok");
+}
+
+#[test]
+fn search_reports_info_then_one_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos moves a2a3 h7h6");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", SHORT);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 5, "{lines:?}");
+    for (i, info) in infos.iter().enumerate() {
+        let w: Vec<&str> = info.split_whitespace().collect();
+        assert_eq!(w[2], (i + 1).to_string());
+        for key in [
+            "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+        ] {
+            assert!(w.contains(&key), "{key} missing in {info}");
+        }
+    }
+    let best = bestmove_of(&lines);
+    assert!(infos.last().unwrap().contains(&format!("pv {best}")));
+    e.quiet(Duration::from_millis(200));
+}
+
+#[test]
+fn go_limits_nodes_movetime_clock_and_searchmoves() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go nodes 5000");
+    let lines = e.until("bestmove", SHORT);
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let nodes: u64 = last_info
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes <= 5000 + 2048, "{last_info}");
+
+    let start = Instant::now();
+    e.send("go movetime 300");
+    e.until("bestmove", SHORT);
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_millis(400),
+        "{took:?}"
+    );
+
+    let start = Instant::now();
+    e.send("go wtime 2000 btime 2000 winc 0 binc 0");
+    e.until("bestmove", SHORT);
+    assert!(start.elapsed() < Duration::from_millis(1000));
+
+    e.send("go depth 4 searchmoves h2h3 g2g3");
+    let best = bestmove_of(&e.until("bestmove", SHORT));
+    assert!(best == "h2h3" || best == "g2g3", "{best}");
+
+    e.send("go movestogo 1 wtime 100 btime 100");
+    e.until("bestmove", Duration::from_millis(150));
+}
+
+#[test]
+fn finds_and_reports_mates() {
+    let mut e = Engine::start();
+    // White steps from b7 to the goal rank at once.
+    e.send("position fen 8/1P6/8/8/8/8/p7/8 w - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", SHORT);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:?}"
+    );
+    assert!(["b7a8", "b7b8", "b7c8"].contains(&bestmove_of(&lines).as_str()));
+    // White to move cannot stop the b3 pawn: lost in two of Black's moves.
+    e.send("position fen 8/8/8/8/8/1p6/8/P7 w");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", SHORT);
+    assert!(
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .contains("score mate -2 "),
+        "{lines:?}"
+    );
+    e.send("position fen 8/8/8/8/3p4/8/8/P7 b");
+    e.send("go mate 3");
+    let lines = e.until("bestmove", SHORT);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 3 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn finished_game_answers_bestmove_none() {
+    let mut e = Engine::start();
+    e.send("position fen 8/8/8/8/8/8/8/p7 w");
+    e.send("go depth 5");
+    assert_eq!(
+        e.until("bestmove", SHORT),
+        ["info depth 0 score mate 0", "bestmove (none)"]
+    );
+    e.send("setoption name UCI_Variant value capture-only");
+    e.send("position fen 8/8/8/8/p7/P7/8/8 w");
+    e.send("go infinite");
+    assert_eq!(
+        e.until("bestmove", SHORT),
+        ["info depth 0 score mate 0", "bestmove (none)"]
+    );
+}
+
+#[test]
+fn stop_and_isready_during_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    e.send("isready");
+    let lines = e.until("readyok", SHORT);
+    assert!(
+        start.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("info") || l == "readyok"),
+        "{lines:?}"
+    );
+    let start = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", SHORT);
+    assert!(
+        start.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(bestmove_of(&lines).len() == 4);
+    e.send("stop");
+    e.quiet(Duration::from_millis(200));
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves a2a3");
+    e.send("go ponder wtime 1000 btime 1000");
+    // No answer while pondering, even past the time budget.
+    std::thread::sleep(Duration::from_millis(600));
+    e.send("isready");
+    let lines = e.until("readyok", SHORT);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("ponderhit");
+    let start = Instant::now();
+    e.until("bestmove", SHORT);
+    assert!(start.elapsed() < Duration::from_millis(500));
+}
+
+#[test]
+fn multipv_and_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name multipv value 3");
+    e.send("setoption name THREADS value 2");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", SHORT);
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} "))),
+            "{lines:?}"
+        );
+    }
+    let pvs: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(pvs.len(), 3);
+    assert!(
+        pvs[0] != pvs[1] && pvs[1] != pvs[2] && pvs[0] != pvs[2],
+        "{pvs:?}"
+    );
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_engine_keeps_serving() {
+    let mut e = Engine::start();
+    for bad in [
+        "frobnicate",
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name Nonexistent value 3",
+        "setoption name UCI_Variant value chess",
+        "setoption Hash",
+        "setoption name Ponder value maybe",
+        "position",
+        "position startpos foo",
+        "position fen",
+        "bench 0",
+        "bench 3 4",
+    ] {
+        e.send(bad);
+        e.send("isready");
+        let lines = e.until("readyok", SHORT);
+        assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: "),
+            "{bad}: {lines:?}"
+        );
+    }
+    e.send("\u{1}\u{2}\u{7f} garbage \u{fffd}");
+    e.send("isready");
+    assert!(e.until("readyok", SHORT)[0].starts_with("info string error: "));
+    e.send("");
+    e.send("isready");
+    assert_eq!(e.until("readyok", SHORT), ["readyok"]);
+}
+
+#[test]
+fn refused_position_blocks_go_until_a_valid_one() {
+    let mut e = Engine::start();
+    for bad in [
+        "position fen pppppppp/ppppxppp/8/8/8/8/PPPPPPPP/PPPPPPPP w - - 0 1",
+        "position startpos moves a2a3 a7a6 b2b4",
+        "position startpos moves a2a3 a2a4",
+        "position fen 8/8/8/8/8/8/8/8 q",
+    ] {
+        e.send(bad);
+        e.send("go depth 3");
+        let lines = e.until("bestmove", SHORT);
+        assert_eq!(lines.len(), 3, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: position refused"),
+            "{lines:?}"
+        );
+        assert!(
+            lines[1].starts_with("info string error: no valid position"),
+            "{lines:?}"
+        );
+        assert_eq!(lines[2], "bestmove (none)");
+        e.send("d");
+        assert!(
+            e.line(SHORT)
+                .starts_with("info string error: no valid position")
+        );
+    }
+    e.send("position startpos moves b2b3");
+    e.send("go depth 2");
+    let lines = e.until("bestmove", SHORT);
+    assert!(lines[0].starts_with("info depth 1"));
+    assert!(bestmove_of(&lines).starts_with(|c: char| c.is_ascii_lowercase()));
+    // A malformed go: one error, and still exactly one bestmove.
+    for bad in ["go depth x", "go wibble", "go searchmoves a2a5", "go nodes"] {
+        e.send(bad);
+        let lines = e.until("bestmove", SHORT);
+        assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: "));
+        assert_eq!(lines[1], "bestmove (none)");
+    }
+}
+
+#[test]
+fn extras_d_eval_perft_bench() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value capture-only");
+    e.send("position startpos moves a2a3");
+    e.send("d");
+    let lines = e.until("Legal moves", SHORT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: pppppppp/pppppppp/8/8/8/P7/1PPPPPPP/PPPPPPPP b - - 0 1"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "Variant: capture-only"));
+    e.send("eval");
+    let lines = e.until("Final evaluation", SHORT);
+    for term in [
+        "material",
+        "advancement",
+        "home guard",
+        "hanging",
+        "defended",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(term)),
+            "{term}: {lines:?}"
+        );
+    }
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched", SHORT);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 576");
+    assert_eq!(lines.len(), 8 + 2);
+    e.send("bench 3");
+    let line = e.line(Duration::from_secs(30));
+    let w: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!((w.len(), w[1], w[3]), (4, "nodes", "nps"), "{line}");
+}
+
+#[test]
+fn bench_node_count_is_deterministic() {
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+            .args(["bench", "6"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn end_of_input_ends_the_process_within_a_second() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let start = Instant::now();
+    e.close_stdin();
+    let lines = e.until("bestmove", SHORT);
+    assert!(!lines.is_empty());
+    loop {
+        if e.child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "still running after a second"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.send("quit");
+    let start = Instant::now();
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(1));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Commands piped after a `go` run after its search, as a script expects.
+#[test]
+fn pipeline_runs_commands_in_order() {
+    let out = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(
+                b"position startpos\ngo depth 6\nposition startpos moves a2a3\ngo depth 3\n",
+            )?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let bestmoves: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(bestmoves.len(), 2, "{text}");
+    assert!(text.contains("info depth 6 "), "{text}");
+}
+
+#[test]
+fn stdout_is_protocol_only() {
+    let out = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"isready\nbench 2\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "readyok");
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(!out.stderr.is_empty(), "logs go to stderr");
+}

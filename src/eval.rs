@@ -1,19 +1,80 @@
 //! Static evaluation of Breakthrough positions, in centipawns from the side to move's view.
 //!
-//! The same per-colour term function feeds both the search's `evaluate` and the
-//! `eval` command's breakdown, so the two can never disagree.
+//! The evaluation is linear: a weighted sum of features, every feature counted from
+//! the side to move's view (ours minus theirs, or a separate feature where the side
+//! to move matters). One generic walk over the features serves the search (summing
+//! weights), the `eval` command (per-term breakdown) and the tuner (feature vectors),
+//! so the three can never disagree. Weights live in `crate::params::eval`.
 
-use crate::params::eval as w;
-use crate::rules::{Color, Position};
+use crate::params::eval::{BREAKTHROUGH, CAPTURE_ONLY, FEATURES};
+use crate::rules::{Color, Position, Variant};
 
-/// Names of the terms, in the order [`terms`] returns them.
-pub const TERM_NAMES: [&str; 5] = [
-    "material",
-    "advancement",
-    "home guard",
-    "hanging",
-    "defended",
+/// Feature layout: 28 piece-square features (distance to goal 1..=7 x file distance
+/// from the nearer edge 0..=3), 4 home-rank guards by edge distance, then the rest.
+pub const PST: usize = 0;
+pub const HOME: usize = 28;
+pub const DEFENDED: usize = 32;
+pub const HANGING_OURS: usize = 33;
+pub const HANGING_THEIRS: usize = 34;
+pub const MOBILITY: usize = 35;
+pub const BLOCKED: usize = 36;
+pub const RACE_OURS: usize = 37;
+pub const RACE_THEIRS: usize = 38;
+pub const FREE_PAWNS: usize = 39;
+pub const THREAT_READY: usize = 40;
+pub const TEMPO: usize = 41;
+
+/// Names of the feature groups shown by the `eval` command: (name, first feature, count).
+pub const GROUPS: [(&str, usize, usize); 12] = [
+    ("pawns by square", PST, 28),
+    ("home guard", HOME, 4),
+    ("defended", DEFENDED, 1),
+    ("hanging (ours)", HANGING_OURS, 1),
+    ("hanging (theirs)", HANGING_THEIRS, 1),
+    ("mobility", MOBILITY, 1),
+    ("blocked", BLOCKED, 1),
+    ("race won (ours)", RACE_OURS, 1),
+    ("race won (theirs)", RACE_THEIRS, 1),
+    ("free pawns", FREE_PAWNS, 1),
+    ("threat ready", THREAT_READY, 1),
+    ("tempo", TEMPO, 1),
 ];
+
+/// Squares from which an enemy pawn could ever stop a pawn on a square: the widening
+/// cone ahead of it. A pawn with no enemy in its cone walks to the goal unhindered.
+const CONES: [[u64; 64]; 2] = {
+    let mut cones = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut q = 0;
+        while q < 8 {
+            let reach = if q > rank { q - rank } else { rank - q };
+            let mut g = 0;
+            while g < 8 {
+                let near = (g - file).abs() <= reach;
+                if near && q > rank {
+                    cones[0][sq] |= 1u64 << (q * 8 + g);
+                }
+                if near && q < rank {
+                    cones[1][sq] |= 1u64 << (q * 8 + g);
+                }
+                g += 1;
+            }
+            q += 1;
+        }
+        sq += 1;
+    }
+    cones
+};
+
+/// The weights for a rule set.
+pub fn weights(variant: Variant) -> &'static [i32; FEATURES] {
+    match variant {
+        Variant::Breakthrough => &BREAKTHROUGH,
+        Variant::CaptureOnly => &CAPTURE_ONLY,
+    }
+}
 
 /// Squares attacked by `color`'s pawns.
 #[inline]
@@ -27,45 +88,155 @@ pub fn attacks(pos: &Position, color: Color) -> u64 {
     a & g.board
 }
 
-/// One colour's term values, each already weighted.
-pub fn terms(pos: &Position, color: Color) -> [i32; 5] {
-    let g = pos.geometry();
-    let ours = pos.pawns(color);
-    let ranks = g.ranks as u32;
-    let mut advancement = 0;
-    for rank in 0..ranks {
-        let on_rank = (ours >> (8 * rank)) & 0xff;
-        if on_rank == 0 {
-            continue;
-        }
-        let distance = match color {
-            Color::White => ranks - 1 - rank,
-            Color::Black => rank,
-        } as usize;
-        advancement += on_rank.count_ones() as i32 * w::ADVANCE[distance.min(7)];
+/// Moves from `square` to `color`'s goal rank.
+#[inline]
+fn distance(ranks: u8, color: Color, square: u32) -> usize {
+    let rank = (square / 8) as usize;
+    match color {
+        Color::White => ranks as usize - 1 - rank,
+        Color::Black => rank,
     }
-    let home_rank = g.goal[color.opponent().index()];
-    let own_attacks = attacks(pos, color);
-    let enemy_attacks = attacks(pos, color.opponent());
-    [
-        ours.count_ones() as i32 * w::PAWN,
-        advancement,
-        (ours & home_rank).count_ones() as i32 * w::HOME_GUARD,
-        -((ours & enemy_attacks & !own_attacks).count_ones() as i32) * w::HANGING,
-        (ours & own_attacks).count_ones() as i32 * w::DEFENDED,
-    ]
 }
 
-/// The evaluation from the side to move's point of view, tempo included.
-pub fn evaluate(pos: &Position) -> i32 {
-    let white: i32 = terms(pos, Color::White).iter().sum();
-    let black: i32 = terms(pos, Color::Black).iter().sum();
-    let white_view = white - black;
-    let stm_view = match pos.side_to_move() {
-        Color::White => white_view,
-        Color::Black => -white_view,
+/// Receives feature values as the evaluation walks over them.
+pub trait Sink {
+    /// Adds `value` (a count, usually ours minus theirs) of feature `index`.
+    fn add(&mut self, index: usize, value: i32);
+}
+
+/// Sums weighted features: the evaluation itself.
+struct Score<'a> {
+    weights: &'a [i32; FEATURES],
+    total: i32,
+}
+
+impl Sink for Score<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, value: i32) {
+        self.total += self.weights[index] * value;
+    }
+}
+
+/// Collects raw feature values, for the tuner and the `eval` command.
+pub struct Features(pub [i32; FEATURES]);
+
+impl Sink for Features {
+    fn add(&mut self, index: usize, value: i32) {
+        self.0[index] += value;
+    }
+}
+
+/// Per-side facts the race needs: (fastest pawn, fastest pawn no enemy can stop, free pawns).
+#[inline]
+fn side_walk<S: Sink>(
+    pos: &Position,
+    color: Color,
+    sign: i32,
+    sink: &mut S,
+) -> (usize, Option<usize>, i32) {
+    let files = pos.files() as u32;
+    let ranks = pos.ranks();
+    let enemies = pos.pawns(color.opponent());
+    let mut fastest = usize::MAX;
+    let mut free = None;
+    let mut free_count = 0;
+    let mut bb = pos.pawns(color);
+    while bb != 0 {
+        let sq = bb.trailing_zeros();
+        bb &= bb - 1;
+        let d = distance(ranks, color, sq);
+        let file = sq % 8;
+        let edge = file.min(files - 1 - file).min(3) as usize;
+        if d >= 1 {
+            sink.add(PST + (d.min(7) - 1) * 4 + edge, sign);
+        }
+        if d + 1 == ranks as usize {
+            sink.add(HOME + edge, sign);
+        }
+        fastest = fastest.min(d);
+        if CONES[color.index()][sq as usize] & enemies == 0 {
+            free_count += 1;
+            if free.is_none_or(|f| d < f) {
+                free = Some(d);
+            }
+        }
+    }
+    (fastest, free, free_count)
+}
+
+/// Walks every feature of `pos` into `sink`, from the side to move's view.
+#[inline]
+pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let (our_fastest, our_free, our_free_count) = side_walk(pos, us, 1, sink);
+    let (their_fastest, their_free, their_free_count) = side_walk(pos, them, -1, sink);
+    let ours = pos.pawns(us);
+    let theirs = pos.pawns(them);
+    let our_attacks = attacks(pos, us);
+    let their_attacks = attacks(pos, them);
+    sink.add(
+        DEFENDED,
+        (ours & our_attacks).count_ones() as i32 - (theirs & their_attacks).count_ones() as i32,
+    );
+    sink.add(
+        HANGING_OURS,
+        (ours & their_attacks & !our_attacks).count_ones() as i32,
+    );
+    sink.add(
+        HANGING_THEIRS,
+        (theirs & our_attacks & !their_attacks).count_ones() as i32,
+    );
+    let mut passed = *pos;
+    passed.play_null();
+    sink.add(
+        MOBILITY,
+        pos.count_legal_moves() as i32 - passed.count_legal_moves() as i32,
+    );
+    let (our_ahead, their_ahead) = match us {
+        Color::White => (theirs >> 8, ours << 8),
+        Color::Black => (theirs << 8, ours >> 8),
     };
-    stm_view + w::TEMPO
+    sink.add(
+        BLOCKED,
+        (ours & our_ahead).count_ones() as i32 - (theirs & their_ahead).count_ones() as i32,
+    );
+    // The side to move arrives first on equal distance.
+    if our_free.is_some_and(|d| d <= their_fastest) {
+        sink.add(RACE_OURS, 1);
+    } else if their_free.is_some_and(|d| d < our_fastest) {
+        sink.add(RACE_THEIRS, 1);
+    }
+    sink.add(FREE_PAWNS, our_free_count - their_free_count);
+    let g = pos.geometry();
+    let (our_two, their_two) = match us {
+        Color::White => (g.goal[0] >> 16, g.goal[1] << 16),
+        Color::Black => (g.goal[1] << 16, g.goal[0] >> 16),
+    };
+    sink.add(
+        THREAT_READY,
+        (ours & our_two & !their_attacks).count_ones() as i32
+            - (theirs & their_two & !our_attacks).count_ones() as i32,
+    );
+    sink.add(TEMPO, 1);
+}
+
+/// The evaluation from the side to move's point of view.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    let mut score = Score {
+        weights: weights(pos.variant()),
+        total: 0,
+    };
+    walk(pos, &mut score);
+    score.total
+}
+
+/// The raw feature vector of a position (side to move's view).
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let mut f = Features([0; FEATURES]);
+    walk(pos, &mut f);
+    f.0
 }
 
 #[cfg(test)]
@@ -76,13 +247,42 @@ mod tests {
     #[test]
     fn start_is_balanced_and_symmetric() {
         let pos = Position::startpos(Variant::Breakthrough);
-        assert_eq!(evaluate(&pos), w::TEMPO);
+        assert_eq!(evaluate(&pos), weights(Variant::Breakthrough)[TEMPO]);
         // Mirror: the same structure with colours swapped scores the same for the mover.
-        let a = Position::from_fen("8/8/8/3P4/8/8/8/8 w", Variant::Breakthrough).unwrap();
-        let b = Position::from_fen("8/8/8/8/3p4/8/8/8 b", Variant::Breakthrough).unwrap();
+        let a = Position::from_fen("pp6/8/8/3P4/8/8/8/6PP w", Variant::Breakthrough).unwrap();
+        let b = Position::from_fen("pp6/8/8/8/3p4/8/8/6PP b", Variant::Breakthrough).unwrap();
+        assert_eq!(features(&a), features(&b));
         assert_eq!(evaluate(&a), evaluate(&b));
-        // A more advanced pawn is worth more.
-        let c = Position::from_fen("8/8/3P4/8/8/8/8/8 w", Variant::Breakthrough).unwrap();
-        assert!(evaluate(&c) > evaluate(&a));
+    }
+
+    #[test]
+    fn evaluate_is_the_weighted_feature_sum() {
+        let pos = Position::from_fen(
+            "3pp3/1p1p2pp/p2p4/2p5/pp6/8/P2P3P/PPP2PPP b",
+            Variant::CaptureOnly,
+        )
+        .unwrap();
+        let f = features(&pos);
+        let w = weights(Variant::CaptureOnly);
+        assert_eq!(
+            evaluate(&pos),
+            f.iter().zip(w).map(|(a, b)| a * b).sum::<i32>()
+        );
+    }
+
+    #[test]
+    fn race_sees_an_unstoppable_pawn() {
+        let race = |fen: &str| {
+            let f = features(&Position::from_fen(fen, Variant::Breakthrough).unwrap());
+            (f[RACE_OURS], f[RACE_THEIRS])
+        };
+        // White's d5 pawn has no black pawn in its cone; Black's h8 pawn is far away.
+        assert_eq!(race("7p/8/8/3P4/8/8/8/8 w"), (1, 0));
+        // A black pawn on e7 could still meet it.
+        assert_eq!(race("8/4p3/8/3P4/8/8/8/8 w"), (0, 0));
+        // Equal distance: the side to move arrives first.
+        assert_eq!(race("8/8/8/7P/p7/8/8/8 w"), (1, 0));
+        assert_eq!(race("8/8/8/7P/p7/8/8/8 b"), (1, 0));
+        assert_eq!(race("8/8/8/7P/8/p7/8/8 w"), (0, 1));
     }
 }

@@ -20,6 +20,10 @@ pub trait SearchGame: Copy + Send + Sync + 'static {
     fn moves(&self) -> Self::Moves;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
+    /// Passes the turn, for null-move pruning.
+    fn play_null(&mut self);
+    /// True where passing is a fair test of a position's strength (no zugzwang to fear).
+    fn null_move_allowed(&self) -> bool;
     /// True when the game is over and the side to move has lost (Breakthrough has no
     /// other way to end).
     fn is_lost(&self) -> bool;
@@ -57,6 +61,18 @@ impl SearchGame for Position {
     #[inline]
     fn play(&mut self, m: Move) {
         self.play_unchecked(m)
+    }
+
+    #[inline]
+    fn play_null(&mut self) {
+        Position::play_null(self)
+    }
+
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        // Capture-only positions often hinge on running out of moves; there a pass
+        // would be a move the rules do not allow, and the test would lie.
+        self.variant() == crate::rules::Variant::Breakthrough
     }
 
     #[inline]

@@ -1,20 +1,26 @@
 //! Every tunable number of the search and the evaluation, in one place.
 
-/// Evaluation weights, in centipawns (a pawn is worth `PAWN`).
+/// Evaluation weights, in centipawns, one per feature of `crate::eval::FEATURE_NAMES`
+/// (a pawn is worth about 100). One table per rule set. The blocks between the
+/// BEGIN/END markers are written by `breakthrough tune --write` (see engine.md).
 pub mod eval {
-    /// Material: one pawn.
-    pub const PAWN: i32 = 100;
-    /// Bonus by distance to the goal rank (index 1 = one step away), on an 8-rank board;
-    /// other sizes use the same table by distance.
-    pub const ADVANCE: [i32; 8] = [0, 90, 45, 22, 10, 4, 0, 0];
-    /// A pawn still on its home rank (guards the goal rank the opponent must reach).
-    pub const HOME_GUARD: i32 = 12;
-    /// A pawn attacked by an enemy pawn and not defended by one of ours.
-    pub const HANGING: i32 = 25;
-    /// A pawn defended by one of ours (diagonally behind it).
-    pub const DEFENDED: i32 = 6;
-    /// Side to move bonus.
-    pub const TEMPO: i32 = 10;
+    pub const FEATURES: usize = 42;
+
+    // BEGIN TUNED breakthrough
+    pub const BREAKTHROUGH: [i32; FEATURES] = [
+        190, 190, 190, 190, 145, 145, 145, 145, 122, 122, 122, 122, 110, 110, 110, 110, 104, 104,
+        104, 104, 100, 100, 100, 100, 100, 100, 100, 100, 12, 12, 12, 12, 6, -25, 25, 2, 0, 1800,
+        -1800, 60, 0, 10,
+    ];
+    // END TUNED breakthrough
+
+    // BEGIN TUNED capture-only
+    pub const CAPTURE_ONLY: [i32; FEATURES] = [
+        190, 190, 190, 190, 145, 145, 145, 145, 122, 122, 122, 122, 110, 110, 110, 110, 104, 104,
+        104, 104, 100, 100, 100, 100, 100, 100, 100, 100, 12, 12, 12, 12, 6, -25, 25, 2, -8, 1800,
+        -1800, 60, 0, 10,
+    ];
+    // END TUNED capture-only
 }
 
 /// Search parameters.
@@ -26,6 +32,23 @@ pub mod search {
     pub const ASPIRATION_WINDOW: i32 = 40;
     /// Nodes between checks of the clock, node limit and stop flag.
     pub const CHECK_INTERVAL: u64 = 1024;
+    /// Plies added when the opponent threatens to win next move (like a check extension).
+    pub const THREAT_EXTENSION: i32 = 1;
+    /// Reverse futility pruning: up to this depth, a static eval this far above beta per ply cuts.
+    pub const RFP_DEPTH: i32 = 6;
+    pub const RFP_MARGIN: i32 = 90;
+    /// Null-move pruning from this depth; reduction `NULL_BASE + depth / NULL_DIVISOR`.
+    pub const NULL_MIN_DEPTH: i32 = 3;
+    pub const NULL_BASE: i32 = 2;
+    pub const NULL_DIVISOR: i32 = 4;
+    /// Late-move reductions: from this depth and move number, `LMR_BASE + ln(d) ln(i) / LMR_DIVISOR`.
+    pub const LMR_MIN_DEPTH: i32 = 3;
+    pub const LMR_MIN_MOVE: usize = 3;
+    pub const LMR_BASE: f64 = 0.75;
+    pub const LMR_DIVISOR: f64 = 2.0;
+    /// Late-move pruning: at depth d, quiet moves past `LMP_BASE + d * d` are skipped.
+    pub const LMP_MAX_DEPTH: i32 = 4;
+    pub const LMP_BASE: usize = 4;
 }
 
 /// Time management.

@@ -215,32 +215,23 @@ fn eval_text(engine: &Engine) -> Result<String, String> {
     let pos = engine
         .position()
         .map_err(|e| format!("no valid position ({e})"))?;
-    let white = eval::terms(pos, Color::White);
-    let black = eval::terms(pos, Color::Black);
-    let mut out = format!(
-        "{:<14} {:>7} {:>7} {:>7}\n",
-        "term", "white", "black", "total"
-    );
-    for (i, name) in eval::TERM_NAMES.iter().enumerate() {
-        out.push_str(&format!(
-            "{:<14} {:>7} {:>7} {:>7}\n",
-            name,
-            white[i],
-            black[i],
-            white[i] - black[i]
-        ));
+    let features = eval::features(pos);
+    let weights = eval::weights(pos.variant());
+    let mut out = format!("{:<18} {:>7} {:>7}\n", "term", "count", "score");
+    for (name, first, count) in eval::GROUPS {
+        let range = first..first + count;
+        let raw: i32 = features[range.clone()].iter().sum();
+        let score: i32 = range.map(|i| features[i] * weights[i]).sum();
+        out.push_str(&format!("{name:<18} {raw:>7} {score:>7}\n"));
     }
-    let total = crate::eval::evaluate(pos);
+    let total = eval::evaluate(pos);
     let white_view = if pos.side_to_move() == Color::White {
         total
     } else {
         -total
     };
     out.push_str(&format!(
-        "tempo {} for the side to move\nFinal evaluation: {:+} (white side), {:+} (side to move)",
-        crate::params::eval::TEMPO,
-        white_view,
-        total
+        "(counts are ours minus theirs, from the side to move's view)\nFinal evaluation: {total:+} (side to move), {white_view:+} (white side)"
     ));
     Ok(out)
 }

@@ -65,7 +65,7 @@ fn check_suite(threads: usize, step: usize) {
             plies % 2 == 1,
             "suite consistency: {line}"
         );
-        let result = search(pos, plies as u32 + 1, threads);
+        let result = search(pos, plies as u32 + 4, threads);
         let score = Score::from_internal(result.score);
         if score != expected(plies) {
             failures.push(format!(
@@ -84,7 +84,7 @@ fn check_suite(threads: usize, step: usize) {
             );
             continue;
         } else {
-            Score::from_internal(search(child, plies as u32, threads).score)
+            Score::from_internal(search(child, plies as u32 + 3, threads).score)
         };
         if after != expected(plies - 1) && winner == pos.side_to_move() {
             failures.push(format!(

@@ -431,11 +431,13 @@ fn extras_d_eval_perft_bench() {
     e.send("eval");
     let lines = e.until("Final evaluation", SHORT);
     for term in [
-        "material",
-        "advancement",
+        "pawns by square",
         "home guard",
-        "hanging",
+        "hanging (ours)",
         "defended",
+        "mobility",
+        "race won (ours)",
+        "tempo",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(term)),

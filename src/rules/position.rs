@@ -472,6 +472,14 @@ impl Position {
         Ok(())
     }
 
+    /// Passes the turn without moving (a "null move", for search pruning only: it is
+    /// not a legal move in Breakthrough).
+    #[inline]
+    pub fn play_null(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::black_to_move_key();
+    }
+
     /// Plays a move known to be legal (one from [`Position::legal_moves`]).
     /// An illegal move leaves a meaningless position but never panics.
     #[inline]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::game::{MAX_MOVES, SearchGame};
-use crate::params::search::{ASPIRATION_DEPTH, ASPIRATION_WINDOW, CHECK_INTERVAL, MAX_PLY};
+use crate::params::search::*;
 use tt::{Bound, Entry, TranspositionTable};
 
 /// Score of a won game at the root; a win `n` plies away scores `WIN - n`.
@@ -219,6 +219,25 @@ impl<G: SearchGame> Worker<G> {
     }
 }
 
+/// Late-move reduction for a move at `depth`, `index`-th in order.
+fn lmr(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<Vec<[i32; 64]>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (i, r) in row.iter_mut().enumerate().skip(1) {
+                    if d > 0 {
+                        *r = (LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as i32;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    table[depth.clamp(0, 63) as usize][index.min(63)]
+}
+
 /// A root move searched in parallel: the alpha it was searched with, its score and line.
 type ParallelResult<M> = (i32, i32, Vec<M>);
 
@@ -307,6 +326,12 @@ impl<G: SearchGame> Worker<G> {
         if alpha >= beta {
             return alpha;
         }
+        let threatened = pos.opponent_threatens_win();
+        let depth = if threatened {
+            depth + THREAT_EXTENSION
+        } else {
+            depth
+        };
         if depth <= 0 {
             return self.quiescence(shared, pos, ply, alpha, beta);
         }
@@ -323,6 +348,24 @@ impl<G: SearchGame> Worker<G> {
             };
             if !pv_node && e.depth as i32 >= depth && usable {
                 return s;
+            }
+        }
+        if !pv_node && !threatened && !is_decisive(beta) {
+            let static_eval = pos.evaluate();
+            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            if depth >= NULL_MIN_DEPTH && static_eval >= beta && pos.null_move_allowed() {
+                let mut child = *pos;
+                child.play_null();
+                let r = NULL_BASE + depth / NULL_DIVISOR;
+                let score = -self.negamax(shared, &child, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                if shared.control.is_stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_decisive(score) { beta } else { score };
+                }
             }
         }
         let mut moves = pos.moves();
@@ -343,12 +386,45 @@ impl<G: SearchGame> Worker<G> {
             moves.swap(i, j);
             scores.swap(i, j);
             let m = moves[i];
+            let quiet = scores[i] < 1 << 27;
             let mut child = *pos;
             child.play(m);
+            let makes_threat = child.opponent_threatens_win();
+            if quiet
+                && !pv_node
+                && !threatened
+                && !makes_threat
+                && depth <= LMP_MAX_DEPTH
+                && i >= LMP_BASE + (depth * depth) as usize
+                && best > -WIN_BOUND
+            {
+                continue;
+            }
+            // Late quiet moves that make no threat are searched shallower first.
+            let reduction = if depth >= LMR_MIN_DEPTH
+                && i >= LMR_MIN_MOVE
+                && !threatened
+                && quiet
+                && !makes_threat
+            {
+                (lmr(depth, i) - i32::from(pv_node)).clamp(0, depth - 2)
+            } else {
+                0
+            };
             let score = if i == 0 {
                 -self.negamax(shared, &child, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                let s = -self.negamax(shared, &child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                let mut s = -self.negamax(
+                    shared,
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                );
+                if reduction > 0 && s > alpha {
+                    s = -self.negamax(shared, &child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(shared, &child, depth - 1, ply + 1, -beta, -alpha)
                 } else {

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A match of our engine against Fairy-Stockfish, refereed by `breakthrough match`.
+# Usage: scripts/match-fs.sh VARIANT GAMES TC [OUTDIR] [extra match args...]
+#   VARIANT: breakthrough (Fairy-Stockfish plays btnmr) or capture-only (btcap)
+#   TC: seconds+increment per game, e.g. 10+0.1
+# Writes OUTDIR/VARIANT.pgn and OUTDIR/VARIANT.json (OUTDIR defaults to matches/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=${1:?variant}; games=${2:?games}; tc=${3:?tc}; out=${4:-matches}
+shift $(( $# < 4 ? $# : 4 ))
+fs=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+ini=$(realpath ../shared/fs-variants.ini)
+case "$variant" in
+  breakthrough) fsv=btnmr ;;
+  capture-only) fsv=btcap ;;
+  *) echo "unknown variant $variant" >&2; exit 2 ;;
+esac
+cargo build --release --quiet
+mkdir -p "$out"
+target/release/breakthrough match --variant "$variant" \
+  --engine "cmd=target/release/breakthrough name=breakthrough" \
+  --engine "cmd=$fs name=fairy-stockfish option.VariantPath=$ini option.UCI_Variant=$fsv" \
+  --each "tc=$tc option.Threads=1" --games "$games" --random-plies 4 --concurrency 2 \
+  --pgn "$out/$variant.pgn" --json "$out/$variant.json" "$@"

@@ -6,7 +6,8 @@
 //! weights), the `eval` command (per-term breakdown) and the tuner (feature vectors),
 //! so the three can never disagree. Weights live in `crate::params::eval`.
 
-use crate::params::eval::{BREAKTHROUGH, CAPTURE_ONLY, FEATURES};
+pub use crate::params::eval::FEATURES;
+use crate::params::eval::{BREAKTHROUGH, CAPTURE_ONLY};
 use crate::rules::{Color, Position, Variant};
 
 /// Feature layout: 28 piece-square features (distance to goal 1..=7 x file distance

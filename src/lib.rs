@@ -8,4 +8,5 @@ pub mod params;
 pub mod rules;
 pub mod search;
 pub mod tourney;
+pub mod tune;
 pub mod uci;

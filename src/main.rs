@@ -40,6 +40,21 @@ enum Command {
     },
     /// Play engines against each other, refereed: a match for two, a round robin for more.
     Match(MatchArgs),
+    /// Fit the evaluation weights to game results in PGN files (Texel tuning).
+    Tune {
+        /// Rule set of the games (and of the weights tuned).
+        #[arg(long, default_value = "breakthrough")]
+        variant: Variant,
+        /// Gradient steps.
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        /// Write the tuned weights into this params.rs instead of printing them.
+        #[arg(long)]
+        write: Option<String>,
+        /// PGN files of games in this rule set.
+        #[arg(required = true)]
+        pgn: Vec<String>,
+    },
     /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
     Bench {
         /// Depth in plies.
@@ -163,6 +178,50 @@ fn match_config(args: MatchArgs) -> Result<tourney::MatchConfig, String> {
     })
 }
 
+fn run_tune(
+    variant: Variant,
+    epochs: usize,
+    write: Option<String>,
+    pgn: &[String],
+) -> Result<(), String> {
+    use breakthrough::tune;
+    let texts = pgn
+        .iter()
+        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let samples = tune::load_samples(&texts, variant)?;
+    if samples.len() < 100 {
+        return Err(format!(
+            "only {} usable positions: play more games",
+            samples.len()
+        ));
+    }
+    let initial = *breakthrough::eval::weights(variant);
+    let start: Vec<f64> = initial.iter().map(|&w| w as f64).collect();
+    let k = tune::fit_k(&start, &samples);
+    eprintln!(
+        "{} positions, K = {k:.4}, loss {:.6}",
+        samples.len(),
+        tune::loss(&start, &samples, k)
+    );
+    let tuned = tune::tune(&initial, &samples, k, epochs, |epoch, loss| {
+        eprintln!("epoch {epoch}: loss {loss:.6}")
+    });
+    let rounded: Vec<i32> = tuned.iter().map(|w| w.round() as i32).collect();
+    let block = tune::weights_block(variant, &rounded);
+    match write {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let updated = tune::replace_block(&text, variant, &block)?;
+            std::fs::write(&path, updated).map_err(|e| format!("cannot write {path}: {e}"))?;
+            eprintln!("wrote the {variant} weights into {path}");
+        }
+        None => println!("{block}"),
+    }
+    Ok(())
+}
+
 fn run_match(args: MatchArgs) -> ExitCode {
     match match_config(args).and_then(tourney::run) {
         Ok(_) => ExitCode::SUCCESS,
@@ -248,6 +307,15 @@ fn main() -> ExitCode {
             depth,
         }) => run_perft(variant, fen, divide, threads, depth),
         Some(Command::Match(args)) => run_match(args),
+        Some(Command::Tune {
+            variant,
+            epochs,
+            write,
+            pgn,
+        }) => match run_tune(variant, epochs, write, &pgn) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
         Some(Command::Bench { depth }) => {
             println!("{}", breakthrough::bench::run(depth).summary_line());
             ExitCode::SUCCESS

@@ -285,7 +285,12 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
         games.push(record);
         if let Some(sprt) = cfg.sprt {
             let llr = sprt.llr(&tallies[0].wdl);
-            let verdict = sprt.verdict(&tallies[0].wdl);
+            // Once a bound is crossed the verdict stands; games still in progress
+            // then only move the LLR reported beside it.
+            let verdict = match sprt_state {
+                Some((_, _, v)) if v != SprtVerdict::Continue => v,
+                _ => sprt.verdict(&tallies[0].wdl),
+            };
             sprt_state = Some((sprt, llr, verdict));
             if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
                 println!(

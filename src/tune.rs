@@ -1,0 +1,201 @@
+//! Texel-style tuning: fit the evaluation weights to game results by logistic
+//! regression. Positions come from PGN files (self-play games from `breakthrough
+//! match`); each is labelled with its game's result from the side to move's view.
+
+use crate::eval::{self, FEATURES};
+use crate::rules::{Color, Move, Position, START_FEN, Variant};
+use crate::tourney::pgn;
+
+/// One training position: features (side to move's view) and the result for that side.
+pub struct Sample {
+    pub features: [i32; FEATURES],
+    pub result: f64,
+}
+
+/// Reads every game of the PGN texts and keeps the quiet positions of games decided
+/// by the rules: no win in one for the side to move and no threat against it.
+pub fn load_samples(texts: &[String], variant: Variant) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    for text in texts {
+        for game in pgn::read_games(text)? {
+            if game
+                .tag("Termination")
+                .is_some_and(|t| t.contains("forfeits"))
+            {
+                continue;
+            }
+            let white_score = match game.result.as_str() {
+                "1-0" => 1.0,
+                "0-1" => 0.0,
+                "1/2-1/2" => 0.5,
+                _ => continue,
+            };
+            let fen = game.tag("FEN").unwrap_or(START_FEN);
+            let mut pos =
+                Position::from_fen(fen, variant).map_err(|e| format!("bad FEN in PGN: {e}"))?;
+            for text in &game.moves {
+                if pos.outcome().is_none()
+                    && pos.winning_move().is_none()
+                    && !pos.opponent_threatens_win()
+                {
+                    let result = if pos.side_to_move() == Color::White {
+                        white_score
+                    } else {
+                        1.0 - white_score
+                    };
+                    samples.push(Sample {
+                        features: eval::features(&pos),
+                        result,
+                    });
+                }
+                let m = Move::from_uci(text).map_err(|e| format!("bad move in PGN: {e}"))?;
+                pos.try_play(m)
+                    .map_err(|e| format!("illegal move in PGN: {e}"))?;
+            }
+        }
+    }
+    Ok(samples)
+}
+
+fn sigmoid(score: f64, k: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * score / 400.0))
+}
+
+fn predict(weights: &[f64], s: &Sample) -> f64 {
+    s.features
+        .iter()
+        .zip(weights)
+        .map(|(&f, &w)| f as f64 * w)
+        .sum()
+}
+
+/// Mean squared error of the predicted results.
+pub fn loss(weights: &[f64], samples: &[Sample], k: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| (sigmoid(predict(weights, s), k) - s.result).powi(2))
+        .sum::<f64>()
+        / samples.len().max(1) as f64
+}
+
+/// The scaling constant that best fits the current weights (golden-section search).
+pub fn fit_k(weights: &[f64], samples: &[Sample]) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) * 0.382;
+        let b = lo + (hi - lo) * 0.618;
+        if loss(weights, samples, a) < loss(weights, samples, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Adam on the mean squared error; returns the tuned weights.
+pub fn tune(
+    initial: &[i32; FEATURES],
+    samples: &[Sample],
+    k: f64,
+    epochs: usize,
+    mut log: impl FnMut(usize, f64),
+) -> Vec<f64> {
+    let mut w: Vec<f64> = initial.iter().map(|&x| x as f64).collect();
+    let (mut m, mut v) = (vec![0.0; FEATURES], vec![0.0; FEATURES]);
+    let (rate, beta1, beta2) = (2.0, 0.9, 0.999);
+    let ln10 = std::f64::consts::LN_10;
+    for epoch in 1..=epochs {
+        let mut grad = vec![0.0; FEATURES];
+        for s in samples {
+            let p = sigmoid(predict(&w, s), k);
+            // d/dw (p - y)^2 = 2 (p - y) p (1 - p) ln10 k / 400 * feature
+            let g = 2.0 * (p - s.result) * p * (1.0 - p) * ln10 * k / 400.0;
+            for (gi, &f) in grad.iter_mut().zip(&s.features) {
+                *gi += g * f as f64;
+            }
+        }
+        let n = samples.len().max(1) as f64;
+        for i in 0..FEATURES {
+            let gi = grad[i] / n;
+            m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
+            let mh = m[i] / (1.0 - beta1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - beta2.powi(epoch as i32));
+            w[i] -= rate * mh / (vh.sqrt() + 1e-12);
+        }
+        if epoch % 100 == 0 || epoch == epochs {
+            log(epoch, loss(&w, samples, k));
+        }
+    }
+    w
+}
+
+/// The params.rs block for a variant, between its BEGIN/END markers.
+pub fn weights_block(variant: Variant, weights: &[i32]) -> String {
+    let konst = match variant {
+        Variant::Breakthrough => "BREAKTHROUGH",
+        Variant::CaptureOnly => "CAPTURE_ONLY",
+    };
+    let mut out =
+        format!("    // BEGIN TUNED {variant}\n    pub const {konst}: [i32; FEATURES] = [\n");
+    for row in weights.chunks(8) {
+        let items: Vec<String> = row.iter().map(i32::to_string).collect();
+        out.push_str(&format!("        {},\n", items.join(", ")));
+    }
+    out.push_str(&format!("    ];\n    // END TUNED {variant}"));
+    out
+}
+
+/// Replaces the variant's block in the text of params.rs.
+pub fn replace_block(params: &str, variant: Variant, block: &str) -> Result<String, String> {
+    let begin = format!("    // BEGIN TUNED {variant}");
+    let end = format!("// END TUNED {variant}");
+    let start = params
+        .find(&begin)
+        .ok_or_else(|| format!("no '{begin}' marker"))?;
+    let stop = params[start..]
+        .find(&end)
+        .ok_or_else(|| format!("no '{end}' marker"))?
+        + start
+        + end.len();
+    Ok(format!("{}{}{}", &params[..start], block, &params[stop..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_round_trips_through_params_text() {
+        let w: Vec<i32> = (0..FEATURES as i32).collect();
+        let block = weights_block(Variant::CaptureOnly, &w);
+        let text = format!(
+            "a\n{}\nb\n",
+            weights_block(Variant::CaptureOnly, &[0; FEATURES])
+        );
+        let replaced = replace_block(&text, Variant::CaptureOnly, &block).unwrap();
+        assert_eq!(replaced, format!("a\n{block}\nb\n"));
+        assert!(replace_block("nothing", Variant::Breakthrough, &block).is_err());
+    }
+
+    #[test]
+    fn tuning_lowers_the_loss_on_a_toy_set() {
+        // Positions where the side to move is a pawn up win; a pawn down lose.
+        let mut samples = Vec::new();
+        for (fen, result) in [
+            ("pp6/8/8/8/8/8/8/PPP5 w", 1.0),
+            ("ppp5/8/8/8/8/8/8/PP6 w", 0.0),
+        ] {
+            let pos = Position::from_fen(fen, Variant::Breakthrough).unwrap();
+            samples.push(Sample {
+                features: eval::features(&pos),
+                result,
+            });
+        }
+        let zero = [0; FEATURES];
+        let before = loss(&zero.map(f64::from), &samples, 1.0);
+        let tuned = tune(&zero, &samples, 1.0, 200, |_, _| {});
+        assert!(loss(&tuned, &samples, 1.0) < before / 2.0);
+    }
+}

@@ -8,9 +8,9 @@ pub mod eval {
 
     // BEGIN TUNED breakthrough
     pub const BREAKTHROUGH: [i32; FEATURES] = [
-        190, 190, 190, 190, 144, 157, 184, 180, 120, 146, 151, 178, 93, 96, 105, 116, 54, 78, 78,
-        93, 29, 61, 69, 76, 67, 91, 93, 97, -21, 3, 5, 9, -5, -16, 134, 1, 0, 1894, -1897, 126, 39,
-        12,
+        190, 190, 190, 190, 227, 189, 254, 235, 161, 173, 196, 197, 113, 134, 144, 153, 97, 119,
+        120, 134, 77, 100, 106, 114, 86, 108, 115, 108, -2, 20, 27, 20, -8, -8, 145, 0, 0, 1945,
+        -1948, 203, 18, 12,
     ];
     // END TUNED breakthrough
 
@@ -46,6 +46,12 @@ pub mod search {
     pub const LMR_MIN_MOVE: usize = 3;
     pub const LMR_BASE: f64 = 0.75;
     pub const LMR_DIVISOR: f64 = 2.0;
+    /// Internal iterative reduction: a node this deep without a table move loses a ply.
+    pub const IIR_MIN_DEPTH: i32 = 5;
+    /// Futility pruning: up to this depth, quiet moves are skipped when the static
+    /// evaluation plus this margin per ply cannot reach alpha.
+    pub const FUTILITY_DEPTH: i32 = 3;
+    pub const FUTILITY_MARGIN: i32 = 120;
     /// Late-move pruning: at depth d, quiet moves past `LMP_BASE + d * d` are skipped.
     pub const LMP_MAX_DEPTH: i32 = 4;
     pub const LMP_BASE: usize = 4;

@@ -350,8 +350,14 @@ impl<G: SearchGame> Worker<G> {
                 return s;
             }
         }
-        if !pv_node && !threatened && !is_decisive(beta) {
-            let static_eval = pos.evaluate();
+        let static_eval = if !pv_node && !threatened {
+            Some(pos.evaluate())
+        } else {
+            None
+        };
+        if let Some(static_eval) = static_eval
+            && !is_decisive(beta)
+        {
             if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
                 return static_eval;
             }
@@ -368,6 +374,15 @@ impl<G: SearchGame> Worker<G> {
                 }
             }
         }
+        // Without a move from the table this node is likely new: search it a little shallower.
+        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+        // Quiet moves that cannot lift a hopeless static score to alpha are not tried.
+        let futile = static_eval
+            .is_some_and(|e| depth <= FUTILITY_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
         let mut moves = pos.moves();
         if moves.is_empty() {
             return -WIN + ply as i32;
@@ -394,9 +409,8 @@ impl<G: SearchGame> Worker<G> {
                 && !pv_node
                 && !threatened
                 && !makes_threat
-                && depth <= LMP_MAX_DEPTH
-                && i >= LMP_BASE + (depth * depth) as usize
                 && best > -WIN_BOUND
+                && (futile || (depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize))
             {
                 continue;
             }

@@ -29,6 +29,9 @@ pub trait SearchGame: Copy + Send + Sync + 'static {
     fn is_lost(&self) -> bool;
     /// A move that wins at once, if any.
     fn winning_move(&self) -> Option<Self::Move>;
+    /// A move that wins by force on the mover's next move (three plies), found without
+    /// search, where the rules allow such a shortcut.
+    fn win_in_two(&self) -> Option<Self::Move>;
     /// True when the opponent would win at once if it could move now.
     fn opponent_threatens_win(&self) -> bool;
     /// Captures and other moves quiescence search must look at.
@@ -84,6 +87,11 @@ impl SearchGame for Position {
     #[inline]
     fn winning_move(&self) -> Option<Move> {
         Position::winning_move(self)
+    }
+
+    #[inline]
+    fn win_in_two(&self) -> Option<Move> {
+        Position::win_in_two(self)
     }
 
     #[inline]

@@ -333,3 +333,48 @@ fn variant_names_parse() {
     );
     assert!("chess".parse::<Variant>().is_err());
 }
+
+/// True if the side to move can force a win within `plies` (exhaustive).
+fn wins_within(pos: &Position, plies: u32) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&m| {
+        let child = pos.child(m);
+        child
+            .outcome()
+            .is_some_and(|o| o.winner == pos.side_to_move())
+            || (plies >= 3 && loses_within(&child, plies - 1))
+    })
+}
+
+/// True if every move of the side to move lets the opponent win within `plies` more plies.
+fn loses_within(pos: &Position, plies: u32) -> bool {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos
+            .outcome()
+            .is_some_and(|o| o.winner != pos.side_to_move());
+    }
+    moves.iter().all(|&m| wins_within(&pos.child(m), plies - 1))
+}
+
+#[test]
+fn win_in_two_is_a_forced_win_in_three_plies() {
+    let mut found = 0;
+    for pos in common::random_positions(17, 3) {
+        if let Some(m) = pos.win_in_two() {
+            found += 1;
+            assert!(pos.winning_move().is_none(), "{pos:?}");
+            let child = pos.child(m);
+            assert!(
+                loses_within(&child, 2),
+                "{pos:?}: {m} does not force the win"
+            );
+        }
+        if pos.variant() == Variant::CaptureOnly {
+            assert!(pos.win_in_two().is_none());
+        }
+    }
+    assert!(found > 20, "only {found} positions exercised");
+}

@@ -385,6 +385,42 @@ impl Position {
             .find(|m| (goal | last_pawn) & m.to().bit() != 0)
     }
 
+    /// Standard rules only: a move after which the side to move wins on its next move
+    /// whatever the reply, found statically. It steps a pawn to the rank before the
+    /// goal onto a square no enemy pawn attacks, when the opponent cannot win at once
+    /// in reply: such a pawn can always step on (diagonal steps need no capture), so
+    /// only capturing it could stop it. `None` if there is an immediate win (take that).
+    pub fn win_in_two(&self) -> Option<Move> {
+        if self.variant != Variant::Breakthrough || self.goal_reached() {
+            return None;
+        }
+        let us = self.side;
+        let g = self.geometry;
+        let before_goal = match us {
+            Color::White => g.goal[0] >> 8,
+            Color::Black => g.goal[1] << 8,
+        };
+        let [a, b, c] = self.step_targets();
+        let targets = a | b | c;
+        let last_pawn_capture = self.pawns[us.opponent().index()].count_ones() == 1
+            && targets & self.pawns[us.opponent().index()] != 0;
+        if targets & before_goal == 0 || targets & g.goal[us.index()] != 0 || last_pawn_capture {
+            return None;
+        }
+        self.legal_moves().iter().copied().find(|&m| {
+            if m.to().bit() & before_goal == 0 {
+                return false;
+            }
+            let child = self.child(m);
+            let them = child.pawns[us.opponent().index()];
+            let enemy_attacks = match us {
+                Color::White => ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
+                Color::Black => ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
+            };
+            enemy_attacks & m.to().bit() == 0 && child.winning_move().is_none()
+        })
+    }
+
     /// True if the side not to move would win at once if it were its turn:
     /// a threat the side to move must answer now.
     #[inline]

@@ -317,6 +317,10 @@ impl<G: SearchGame> Worker<G> {
             self.pv[ply].push(m);
             return WIN - ply as i32 - 1;
         }
+        if let Some(m) = pos.win_in_two() {
+            self.pv[ply].push(m);
+            return WIN - ply as i32 - 3;
+        }
         if ply >= MAX_PLY - 1 {
             return pos.evaluate();
         }
@@ -519,6 +523,10 @@ impl<G: SearchGame> Worker<G> {
         if let Some(m) = pos.winning_move() {
             self.pv[ply].push(m);
             return WIN - ply as i32 - 1;
+        }
+        if let Some(m) = pos.win_in_two() {
+            self.pv[ply].push(m);
+            return WIN - ply as i32 - 3;
         }
         if ply >= MAX_PLY - 1 {
             return pos.evaluate();

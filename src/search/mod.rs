@@ -331,7 +331,12 @@ impl<G: SearchGame> Worker<G> {
             return alpha;
         }
         let threatened = pos.opponent_threatens_win();
-        let depth = if threatened {
+        let threatened_in_two = !threatened && {
+            let mut passed = *pos;
+            passed.play_null();
+            passed.win_in_two().is_some()
+        };
+        let depth = if threatened || threatened_in_two {
             depth + THREAT_EXTENSION
         } else {
             depth

@@ -298,6 +298,27 @@ impl<G: SearchGame> Worker<G> {
         *h += bonus - *h * bonus.abs() / 16_384;
     }
 
+    /// What every node does first: count itself, honour `stop`, and settle the node
+    /// at once when a win is on the board or the ply limit is reached.
+    #[inline]
+    fn enter(&mut self, shared: &Shared, pos: &G, ply: usize) -> Option<i32> {
+        self.pv[ply].clear();
+        self.count_node(shared);
+        if shared.control.is_stopped() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(m) = pos.winning_move() {
+            self.pv[ply].push(m);
+            return Some(WIN - ply as i32 - 1);
+        }
+        if let Some(m) = pos.win_in_two() {
+            self.pv[ply].push(m);
+            return Some(WIN - ply as i32 - 3);
+        }
+        (ply >= MAX_PLY - 1).then(|| pos.evaluate())
+    }
+
     fn negamax(
         &mut self,
         shared: &Shared,
@@ -307,22 +328,8 @@ impl<G: SearchGame> Worker<G> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        self.pv[ply].clear();
-        self.count_node(shared);
-        if shared.control.is_stopped() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(m) = pos.winning_move() {
-            self.pv[ply].push(m);
-            return WIN - ply as i32 - 1;
-        }
-        if let Some(m) = pos.win_in_two() {
-            self.pv[ply].push(m);
-            return WIN - ply as i32 - 3;
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+        if let Some(score) = self.enter(shared, pos, ply) {
+            return score;
         }
         // A win sooner than one already found elsewhere cannot come from here.
         alpha = alpha.max(-WIN + ply as i32);
@@ -516,25 +523,11 @@ impl<G: SearchGame> Worker<G> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.pv[ply].clear();
-        self.count_node(shared);
-        if shared.control.is_stopped() {
-            return 0;
+        if let Some(score) = self.enter(shared, pos, ply) {
+            return score;
         }
-        self.seldepth = self.seldepth.max(ply);
         if pos.is_lost() {
             return -WIN + ply as i32;
-        }
-        if let Some(m) = pos.winning_move() {
-            self.pv[ply].push(m);
-            return WIN - ply as i32 - 1;
-        }
-        if let Some(m) = pos.win_in_two() {
-            self.pv[ply].push(m);
-            return WIN - ply as i32 - 3;
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
         }
         let threatened = pos.opponent_threatens_win();
         let mut best = -INFINITY;

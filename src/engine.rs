@@ -245,11 +245,12 @@ impl Engine {
             (soft, hard) = (Some(s), Some(h));
         }
         if let Some(t) = request.movetime {
+            // A fixed move time is used in full: it sets no soft limit of its own.
             let limit = Duration::from_millis(t)
                 .saturating_sub(overhead)
                 .max(Duration::from_millis(1));
             hard = Some(hard.map_or(limit, |h| h.min(limit)));
-            soft = Some(soft.map_or(limit, |s| s.min(limit)));
+            soft = soft.map(|s| s.min(limit));
         }
         let waiting = request.infinite || request.ponder;
         let control = Arc::new(Control::new(soft, hard, request.limits.nodes, waiting));

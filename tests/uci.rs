@@ -179,8 +179,9 @@ fn go_limits_nodes_movetime_clock_and_searchmoves() {
     e.send("go movetime 300");
     e.until("bestmove", SHORT);
     let took = start.elapsed();
+    // Loose bounds: tests share two cores. scripts/bench-latency.sh measures the real figures.
     assert!(
-        took >= Duration::from_millis(250) && took < Duration::from_millis(400),
+        took >= Duration::from_millis(250) && took < Duration::from_millis(600),
         "{took:?}"
     );
 
@@ -194,7 +195,7 @@ fn go_limits_nodes_movetime_clock_and_searchmoves() {
     assert!(best == "h2h3" || best == "g2g3", "{best}");
 
     e.send("go movestogo 1 wtime 100 btime 100");
-    e.until("bestmove", Duration::from_millis(150));
+    e.until("bestmove", Duration::from_millis(250));
 }
 
 #[test]
@@ -259,7 +260,7 @@ fn stop_and_isready_during_infinite_search() {
     e.send("isready");
     let lines = e.until("readyok", SHORT);
     assert!(
-        start.elapsed() < Duration::from_millis(100),
+        start.elapsed() < Duration::from_millis(250),
         "{:?}",
         start.elapsed()
     );
@@ -273,7 +274,7 @@ fn stop_and_isready_during_infinite_search() {
     e.send("stop");
     let lines = e.until("bestmove", SHORT);
     assert!(
-        start.elapsed() < Duration::from_millis(100),
+        start.elapsed() < Duration::from_millis(250),
         "{:?}",
         start.elapsed()
     );

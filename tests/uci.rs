@@ -345,6 +345,7 @@ fn bad_input_gets_one_error_line_and_engine_keeps_serving() {
         "frobnicate",
         "setoption name Hash value lots",
         "setoption name Hash value 0",
+        "setoption name Hash value 65536",
         "setoption name Nonexistent value 3",
         "setoption name UCI_Variant value chess",
         "setoption Hash",

@@ -76,6 +76,15 @@ impl TranspositionTable {
 
     /// A table of about `megabytes` MB, or an error if the memory cannot be had.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        // Every slot is written below, so a table larger than free memory would not
+        // fail cleanly: the system would kill the process. Refuse it up front.
+        if let Some(available) = available_megabytes()
+            && megabytes > available
+        {
+            return Err(format!(
+                "cannot allocate {megabytes} MB for the hash table: only {available} MB of memory are free"
+            ));
+        }
         let count = (megabytes.saturating_mul(1 << 20) / SLOT_BYTES).max(1);
         let mut slots = Vec::new();
         slots
@@ -162,6 +171,14 @@ impl TranspositionTable {
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
+}
+
+/// Free memory in MB as the kernel reports it (`MemAvailable`), where it does.
+fn available_megabytes() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes / 1024)
 }
 
 #[cfg(test)]

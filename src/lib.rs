@@ -4,6 +4,7 @@ pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod lines;
 pub mod params;
 pub mod rules;
 pub mod search;

@@ -3,8 +3,7 @@
 //! A reader thread turns stdin into a channel, so `isready` and `stop` are answered
 //! while a search runs. Every line written is flushed at once; logs go to stderr.
 
-use std::io::{BufRead, Write};
-use std::sync::mpsc::{Receiver, channel};
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use crate::bench;
@@ -275,38 +274,14 @@ fn perft_text(engine: &Engine, depth: u32) -> Result<String, String> {
     Ok(out)
 }
 
-/// Reads lines from stdin on its own thread; `None` marks the end of input.
-fn spawn_reader() -> Receiver<Option<String>> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match lock.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(Some(line)).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        let _ = tx.send(None);
-    });
-    rx
-}
-
 /// Runs the protocol until `quit` or the end of input.
 pub fn run() {
     let out = Output::new();
     let mut engine = Engine::new();
-    let input = spawn_reader();
+    let input = crate::lines::spawn_reader(std::io::stdin());
     loop {
         match input.recv() {
-            Ok(Some(line)) => {
+            Ok(line) => {
                 if !handle_line(&mut engine, &out, line.trim()) {
                     engine.stop();
                     return;

@@ -1,9 +1,9 @@
 //! A UCI engine as a child process: a reader thread turns its stdout into a channel,
 //! so every wait has a deadline and a hung engine never blocks the referee.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -49,23 +49,7 @@ impl EngineProcess {
             .map_err(|e| format!("cannot start '{}': {e}", spec.cmd))?;
         let stdin = child.stdin.take().ok_or("no stdin pipe")?;
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let rx = crate::lines::spawn_reader(stdout);
         let mut engine = EngineProcess {
             child,
             stdin,

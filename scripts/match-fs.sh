@@ -4,6 +4,8 @@
 #   VARIANT: breakthrough (Fairy-Stockfish plays btnmr) or capture-only (btcap)
 #   TC: seconds+increment per game, e.g. 10+0.1
 # Writes OUTDIR/VARIANT.pgn and OUTDIR/VARIANT.json (OUTDIR defaults to matches/).
+# ENGINE=path plays that binary instead of building target/release/breakthrough (so a long
+# match can run from a copy while the tree changes); CONCURRENCY defaults to 2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:?variant}; games=${2:?games}; tc=${3:?tc}; out=${4:-matches}
@@ -15,10 +17,13 @@ case "$variant" in
   capture-only) fsv=btcap ;;
   *) echo "unknown variant $variant" >&2; exit 2 ;;
 esac
-cargo build --release --quiet
+if [ -z "${ENGINE:-}" ]; then
+  cargo build --release --quiet
+  ENGINE=target/release/breakthrough
+fi
 mkdir -p "$out"
-target/release/breakthrough match --variant "$variant" \
-  --engine "cmd=target/release/breakthrough name=breakthrough" \
+"$ENGINE" match --variant "$variant" \
+  --engine "cmd=$ENGINE name=breakthrough" \
   --engine "cmd=$fs name=fairy-stockfish option.VariantPath=$ini option.UCI_Variant=$fsv" \
-  --each "tc=$tc option.Threads=1" --games "$games" --random-plies 4 --concurrency 2 \
+  --each "tc=$tc option.Threads=1" --games "$games" --random-plies 4 --concurrency "${CONCURRENCY:-2}" \
   --pgn "$out/$variant.pgn" --json "$out/$variant.json" "$@"

@@ -6,10 +6,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::rules::{Move, Position, Variant};
+use crate::game::SearchGame;
+use crate::rules::Color;
 use crate::search::time::{Clock, budget};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Info, Limits, SearchResult, Searcher};
+use crate::variant::{AnyMove, AnyPosition, GameHistory, GameVariant};
 
 /// Option ranges, shared by the `uci` option list and `set_option`.
 pub const HASH_MAX_MB: u64 = 65_536;
@@ -22,7 +24,7 @@ pub const OVERHEAD_MAX_MS: u64 = 5_000;
 pub struct Options {
     pub hash_mb: u64,
     pub threads: u64,
-    pub variant: Variant,
+    pub variant: GameVariant,
     pub multipv: u64,
     pub move_overhead_ms: u64,
     pub ponder: bool,
@@ -33,7 +35,7 @@ impl Default for Options {
         Options {
             hash_mb: 16,
             threads: 1,
-            variant: Variant::Breakthrough,
+            variant: GameVariant::Breakthrough,
             multipv: 1,
             move_overhead_ms: 10,
             ponder: false,
@@ -51,7 +53,7 @@ pub enum StartingPoint {
 /// A `go` command, parsed.
 #[derive(Clone, Debug, Default)]
 pub struct GoRequest {
-    pub limits: Limits<Move>,
+    pub limits: Limits<AnyMove>,
     pub wtime: Option<u64>,
     pub btime: Option<u64>,
     pub winc: Option<u64>,
@@ -63,9 +65,9 @@ pub struct GoRequest {
 }
 
 /// What the engine answers when a search ends: `best` is `None` when the game is over.
-pub type Done = Box<dyn FnOnce(SearchResult<Move>) + Send>;
+pub type Done = Box<dyn FnOnce(SearchResult<AnyMove>) + Send>;
 /// Receives progress reports.
-pub type InfoSink = Box<dyn Fn(&Info<Move>) + Send + Sync>;
+pub type InfoSink = Box<dyn Fn(&Info<AnyMove>) + Send + Sync>;
 
 struct RunningSearch {
     control: Arc<Control>,
@@ -74,8 +76,9 @@ struct RunningSearch {
 
 pub struct Engine {
     options: Options,
-    /// The position to search, or why the last `position` command was refused.
-    position: Result<Position, String>,
+    /// The game to search (start, moves, earlier positions), or why the last
+    /// `position` command was refused.
+    game: Result<GameHistory, String>,
     tt: Arc<TranspositionTable>,
     pool: Arc<rayon::ThreadPool>,
     search: Option<RunningSearch>,
@@ -111,7 +114,7 @@ impl Engine {
     pub fn new() -> Engine {
         let options = Options::default();
         Engine {
-            position: Ok(Position::startpos(options.variant)),
+            game: Ok(GameHistory::new(AnyPosition::startpos(options.variant))),
             tt: Arc::new(TranspositionTable::new(options.hash_mb as usize)),
             pool: Arc::new(build_pool(options.threads).expect("one search thread")),
             options,
@@ -124,8 +127,11 @@ impl Engine {
     }
 
     /// The current position, or why there is none.
-    pub fn position(&self) -> Result<&Position, &str> {
-        self.position.as_ref().map_err(|e| e.as_str())
+    pub fn position(&self) -> Result<&AnyPosition, &str> {
+        self.game
+            .as_ref()
+            .map(GameHistory::position)
+            .map_err(|e| e.as_str())
     }
 
     /// Sets the position from a start and moves. On any error the engine holds no
@@ -133,27 +139,26 @@ impl Engine {
     pub fn set_position(&mut self, start: StartingPoint, moves: &[&str]) -> Result<(), String> {
         self.settle();
         let result = (|| {
-            let mut pos = match start {
-                StartingPoint::StartPos => Position::startpos(self.options.variant),
-                StartingPoint::Fen(fen) => Position::from_fen(&fen, self.options.variant)
+            let start = match start {
+                StartingPoint::StartPos => AnyPosition::startpos(self.options.variant),
+                StartingPoint::Fen(fen) => AnyPosition::from_fen(&fen, self.options.variant)
                     .map_err(|e| format!("bad FEN: {e}"))?,
             };
+            let mut game = GameHistory::new(start);
             for (i, text) in moves.iter().enumerate() {
-                let m = pos
-                    .parse_move(text)
+                game.play_text(text)
                     .map_err(|e| format!("move {} ({text}) refused: {e}", i + 1))?;
-                pos.play_unchecked(m);
             }
-            Ok(pos)
+            Ok(game)
         })();
-        self.position = result.clone();
+        self.game = result.clone();
         result.map(|_| ())
     }
 
     /// Drops the position after a `position` command that could not be read at all.
     pub fn refuse_position(&mut self, reason: String) {
         self.settle();
-        self.position = Err(reason);
+        self.game = Err(reason);
     }
 
     /// Sets an option by its UCI name (case-insensitive). `Clear Hash` takes no value.
@@ -190,13 +195,12 @@ impl Engine {
             }
             "uci_variant" => {
                 let text = value.ok_or("option UCI_Variant needs a value")?;
-                let variant: Variant = text
-                    .trim()
+                let variant: GameVariant = text
                     .parse()
                     .map_err(|e| format!("option UCI_Variant: {e}"))?;
                 self.options.variant = variant;
                 // As Fairy-Stockfish: a new variant starts from its start position.
-                self.position = Ok(Position::startpos(variant));
+                self.game = Ok(GameHistory::new(AnyPosition::startpos(variant)));
                 self.tt.clear();
             }
             "clear hash" => self.tt.clear(),
@@ -221,18 +225,20 @@ impl Engine {
     /// A refused request (no valid position) returns the reason and does not call `done`.
     pub fn go(&mut self, request: GoRequest, on_info: InfoSink, done: Done) -> Result<(), String> {
         self.settle();
-        let root = *self
-            .position
+        let game = self
+            .game
             .as_ref()
             .map_err(|e| format!("no valid position ({e})"))?;
-        for m in &request.limits.searchmoves {
-            root.check_move(*m)
+        let root = *game.position();
+        let earlier = game.earlier_hashes().to_vec();
+        for &m in &request.limits.searchmoves {
+            root.check_move(m)
                 .map_err(|e| format!("searchmoves: {e}"))?;
         }
         let overhead = Duration::from_millis(self.options.move_overhead_ms);
         let (time, inc) = match root.side_to_move() {
-            crate::rules::Color::White => (request.wtime, request.winc),
-            crate::rules::Color::Black => (request.btime, request.binc),
+            Color::White => (request.wtime, request.winc),
+            Color::Black => (request.btime, request.binc),
         };
         let (mut soft, mut hard) = (None, None);
         if let Some(t) = time {
@@ -256,19 +262,27 @@ impl Engine {
         let control = Arc::new(Control::new(soft, hard, request.limits.nodes, waiting));
         let mut limits = request.limits;
         limits.multipv = limits.multipv.max(self.options.multipv as usize);
-        let (tt, pool, threads, thread_control) = (
-            self.tt.clone(),
-            self.pool.clone(),
-            self.options.threads as usize,
-            control.clone(),
-        );
+        let job = SearchJob {
+            limits,
+            earlier,
+            control: control.clone(),
+            tt: self.tt.clone(),
+            pool: self.pool.clone(),
+            threads: self.options.threads as usize,
+            on_info,
+            done,
+        };
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || {
-                let result = pool.install(|| {
-                    Searcher::new(root, &limits, &thread_control, &tt, threads, &*on_info).run()
-                });
-                done(result);
+            .spawn(move || match root {
+                AnyPosition::Breakthrough(p) => job.run(p, AnyMove::Breakthrough, |m| match m {
+                    AnyMove::Breakthrough(m) => Some(m),
+                    _ => None,
+                }),
+                AnyPosition::Doorbraak(p) => job.run(p, AnyMove::Doorbraak, |m| match m {
+                    AnyMove::Doorbraak(m) => Some(m),
+                    _ => None,
+                }),
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.search = Some(RunningSearch { control, handle });
@@ -309,6 +323,76 @@ impl Engine {
             std::thread::sleep(Duration::from_millis(1));
         }
         let _ = s.handle.join();
+    }
+}
+
+/// Everything a search thread takes with it.
+struct SearchJob {
+    limits: Limits<AnyMove>,
+    earlier: Vec<u64>,
+    control: Arc<Control>,
+    tt: Arc<TranspositionTable>,
+    pool: Arc<rayon::ThreadPool>,
+    threads: usize,
+    on_info: InfoSink,
+    done: Done,
+}
+
+impl SearchJob {
+    /// Searches `root` with the search built for its game; moves cross the facade as
+    /// [`AnyMove`] (`wrap` and `unwrap` convert them).
+    fn run<G: SearchGame>(
+        self,
+        root: G,
+        wrap: fn(G::Move) -> AnyMove,
+        unwrap: fn(AnyMove) -> Option<G::Move>,
+    ) {
+        let limits = Limits {
+            depth: self.limits.depth,
+            nodes: self.limits.nodes,
+            mate: self.limits.mate,
+            searchmoves: self
+                .limits
+                .searchmoves
+                .iter()
+                .filter_map(|&m| unwrap(m))
+                .collect(),
+            multipv: self.limits.multipv,
+        };
+        let on_info = &self.on_info;
+        let report = move |info: &Info<G::Move>| {
+            on_info(&Info {
+                depth: info.depth,
+                seldepth: info.seldepth,
+                multipv: info.multipv,
+                score: info.score,
+                bound: info.bound,
+                nodes: info.nodes,
+                nps: info.nps,
+                hashfull: info.hashfull,
+                time: info.time,
+                pv: info.pv.iter().map(|&m| wrap(m)).collect(),
+            })
+        };
+        let result = self.pool.install(|| {
+            Searcher::new(
+                root,
+                &limits,
+                &self.control,
+                &self.tt,
+                self.threads,
+                &report,
+            )
+            .with_game_history(&self.earlier)
+            .run()
+        });
+        (self.done)(SearchResult {
+            best: result.best.map(wrap),
+            ponder: result.ponder.map(wrap),
+            score: result.score,
+            depth: result.depth,
+            nodes: result.nodes,
+        });
     }
 }
 

@@ -5,6 +5,14 @@ use std::fmt::{Debug, Display};
 
 use crate::rules::{Move, MoveList, Position};
 
+/// How a finished game ended, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Won,
+    Lost,
+    Drawn,
+}
+
 /// Most legal moves any position of any supported game may have.
 pub const MAX_MOVES: usize = 256;
 const _: () = assert!(crate::rules::MAX_MOVES <= MAX_MOVES);
@@ -20,13 +28,17 @@ pub trait SearchGame: Copy + Send + Sync + 'static {
     fn moves(&self) -> Self::Moves;
     /// Plays a legal move.
     fn play(&mut self, m: Self::Move);
-    /// Passes the turn, for null-move pruning.
+    /// Gives the opponent a free move, for null-move pruning (never counts toward a
+    /// rule that ends the game).
     fn play_null(&mut self);
     /// True where passing is a fair test of a position's strength (no zugzwang to fear).
     fn null_move_allowed(&self) -> bool;
-    /// True when the game is over and the side to move has lost (Breakthrough has no
-    /// other way to end).
-    fn is_lost(&self) -> bool;
+    /// True where the same position can come back, so the search must look for
+    /// repetitions (Breakthrough's pawns never move back).
+    const CAN_REPEAT: bool = false;
+    /// The result, when the position itself ends the game (repetition is the search's
+    /// business: it needs the path that led here).
+    fn end(&self) -> Option<End>;
     /// A move that wins at once, if any.
     fn winning_move(&self) -> Option<Self::Move>;
     /// A move that wins by force on the mover's next move (three plies), found without
@@ -79,9 +91,14 @@ impl SearchGame for Position {
     }
 
     #[inline]
-    fn is_lost(&self) -> bool {
-        self.outcome()
-            .is_some_and(|o| o.winner != self.side_to_move())
+    fn end(&self) -> Option<End> {
+        self.outcome().map(|o| {
+            if o.winner == self.side_to_move() {
+                End::Won
+            } else {
+                End::Lost
+            }
+        })
     }
 
     #[inline]
@@ -127,6 +144,96 @@ impl SearchGame for Position {
     #[inline]
     fn decode(code: u16) -> Option<Move> {
         Move::from_bits(code)
+    }
+
+    #[inline]
+    fn side_index(&self) -> usize {
+        self.side_to_move().index()
+    }
+}
+
+impl SearchGame for crate::doorbraak::Position {
+    type Move = crate::doorbraak::Move;
+    type Moves = crate::doorbraak::MoveList;
+    const CAN_REPEAT: bool = true;
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        crate::doorbraak::Position::hash(self)
+    }
+
+    #[inline]
+    fn moves(&self) -> Self::Moves {
+        self.legal_moves()
+    }
+
+    #[inline]
+    fn play(&mut self, m: Self::Move) {
+        self.play_unchecked(m)
+    }
+
+    #[inline]
+    fn play_null(&mut self) {
+        crate::doorbraak::Position::play_null(self)
+    }
+
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        // Passing is always legal, so no position is a zugzwang.
+        true
+    }
+
+    fn end(&self) -> Option<End> {
+        use crate::doorbraak::Ending;
+        let us = self.side_to_move();
+        self.ending().map(|e| match e {
+            Ending::TwoPasses => End::Drawn,
+            Ending::GoalReached(winner) if winner == us => End::Won,
+            Ending::NoStones(loser) if loser != us => End::Won,
+            _ => End::Lost,
+        })
+    }
+
+    #[inline]
+    fn winning_move(&self) -> Option<Self::Move> {
+        crate::doorbraak::Position::winning_move(self)
+    }
+
+    #[inline]
+    fn win_in_two(&self) -> Option<Self::Move> {
+        None
+    }
+
+    fn opponent_threatens_win(&self) -> bool {
+        let mut passed = *self;
+        passed.play_null();
+        passed.winning_move().is_some()
+    }
+
+    #[inline]
+    fn is_tactical(&self, m: Self::Move) -> bool {
+        self.explodes(m)
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Self::Move) -> i32 {
+        // Explosions higher up the board come closer to the goal.
+        m.to().relative_rank(self.side_to_move()) as i32
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        crate::eval::doorbraak::evaluate(self)
+    }
+
+    #[inline]
+    fn encode(m: Self::Move) -> u16 {
+        m.to_bits()
+    }
+
+    #[inline]
+    fn decode(code: u16) -> Option<Self::Move> {
+        crate::doorbraak::Move::from_bits(code)
     }
 
     #[inline]

@@ -1,6 +1,7 @@
 //! A Breakthrough engine: rules, search and protocol.
 
 pub mod bench;
+pub mod doorbraak;
 pub mod engine;
 pub mod eval;
 pub mod game;
@@ -11,3 +12,4 @@ pub mod search;
 pub mod tourney;
 pub mod tune;
 pub mod uci;
+pub mod variant;

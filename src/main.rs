@@ -5,8 +5,9 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-use breakthrough::rules::{Position, Variant, perft_divide};
+use breakthrough::rules::Variant;
 use breakthrough::tourney;
+use breakthrough::variant::{AnyPosition, GameVariant};
 
 #[derive(Parser)]
 #[command(
@@ -23,10 +24,10 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the move tree to DEPTH (Fairy-Stockfish's output format).
     Perft {
-        /// Rule set.
+        /// Rule set: breakthrough, capture-only or doorbraak.
         #[arg(long, default_value = "breakthrough")]
-        variant: Variant,
-        /// Start from this FEN instead of the 8x8 start position.
+        variant: GameVariant,
+        /// Start from this FEN instead of the variant's start position.
         #[arg(long)]
         fen: Option<String>,
         /// Print the count below each root move.
@@ -71,9 +72,9 @@ struct MatchArgs {
     /// Settings applied to every engine (each engine's own settings win).
     #[arg(long, default_value = "")]
     each: String,
-    /// Rule set.
+    /// Rule set: breakthrough, capture-only or doorbraak.
     #[arg(long, default_value = "breakthrough")]
-    variant: Variant,
+    variant: GameVariant,
     /// Games per pairing; each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     games: u32,
@@ -138,7 +139,7 @@ fn match_config(args: MatchArgs) -> Result<tourney::MatchConfig, String> {
     let base = match &args.openings {
         Some(path) => Opening::load_file(path, args.variant)?,
         None => vec![Opening {
-            start: Position::startpos(args.variant),
+            start: AnyPosition::startpos(args.variant),
             moves: Vec::new(),
         }],
     };
@@ -236,18 +237,18 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn run_perft(
-    variant: Variant,
+    variant: GameVariant,
     fen: Option<String>,
     divide: bool,
     threads: u32,
     depth: u32,
 ) -> ExitCode {
     let pos = match fen {
-        Some(fen) => match Position::from_fen(&fen, variant) {
+        Some(fen) => match AnyPosition::from_fen(&fen, variant) {
             Ok(p) => p,
             Err(e) => return fail(format_args!("bad FEN: {e}")),
         },
-        None => Position::startpos(variant),
+        None => AnyPosition::startpos(variant),
     };
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(threads as usize)
@@ -257,7 +258,7 @@ fn run_perft(
         Err(e) => return fail(format_args!("cannot start {threads} threads: {e}")),
     };
     let start = Instant::now();
-    let mut per_move = pool.install(|| perft_divide(&pos, depth));
+    let mut per_move = pool.install(|| pos.perft_divide(depth));
     let total: u64 = if depth == 0 {
         1
     } else {

@@ -11,9 +11,10 @@ use crate::engine::{
     Engine, GoRequest, HASH_MAX_MB, MULTIPV_MAX, OVERHEAD_MAX_MS, StartingPoint, THREADS_MAX,
 };
 use crate::eval;
-use crate::rules::{Color, Move, perft_divide};
+use crate::rules::Color;
 use crate::search::tt::Bound;
 use crate::search::{Info, Score, SearchResult};
+use crate::variant::{AnyMove, AnyPosition};
 
 /// Serialises protocol lines from the command loop and the search thread.
 #[derive(Clone)]
@@ -37,17 +38,21 @@ impl Output {
     }
 }
 
-pub fn format_info(info: &Info<Move>) -> String {
-    let score = match info.score {
+fn score_text(score: Score) -> String {
+    match score {
         Score::Centipawns(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
-    };
+    }
+}
+
+pub fn format_info(info: &Info<AnyMove>) -> String {
+    let score = score_text(info.score);
     let bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    let pv: Vec<String> = info.pv.iter().map(AnyMove::to_string).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
@@ -61,9 +66,12 @@ pub fn format_info(info: &Info<Move>) -> String {
     )
 }
 
-fn format_bestmove(result: &SearchResult<Move>) -> String {
+fn format_bestmove(result: &SearchResult<AnyMove>) -> String {
     match (result.best, result.ponder) {
-        (None, _) => "info depth 0 score mate 0\nbestmove (none)".to_string(),
+        (None, _) => format!(
+            "info depth 0 score {}\nbestmove (none)",
+            score_text(Score::from_internal(result.score))
+        ),
         (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
         (Some(b), None) => format!("bestmove {b}"),
     }
@@ -82,7 +90,7 @@ fn uci_text(engine: &Engine) -> String {
             "option name Threads type spin default {} min 1 max {THREADS_MAX}",
             o.threads
         ),
-        "option name UCI_Variant type combo default breakthrough var breakthrough var capture-only"
+        "option name UCI_Variant type combo default breakthrough var breakthrough var capture-only var doorbraak"
             .to_string(),
         format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
         format!("option name Move Overhead type spin default 10 min 0 max {OVERHEAD_MAX_MS}"),
@@ -214,16 +222,28 @@ fn eval_text(engine: &Engine) -> Result<String, String> {
     let pos = engine
         .position()
         .map_err(|e| format!("no valid position ({e})"))?;
-    let features = eval::features(pos);
-    let weights = eval::weights(pos.variant());
     let mut out = format!("{:<18} {:>7} {:>7}\n", "term", "count", "score");
-    for (name, first, count) in eval::GROUPS {
-        let range = first..first + count;
-        let raw: i32 = features[range.clone()].iter().sum();
-        let score: i32 = range.map(|i| features[i] * weights[i]).sum();
-        out.push_str(&format!("{name:<18} {raw:>7} {score:>7}\n"));
+    let mut add_rows = |features: &[i32], weights: &[i32], groups: &[(&str, usize, usize)]| {
+        for &(name, first, count) in groups {
+            let range = first..first + count;
+            let raw: i32 = features[range.clone()].iter().sum();
+            let score: i32 = range.map(|i| features[i] * weights[i]).sum();
+            out.push_str(&format!("{name:<18} {raw:>7} {score:>7}\n"));
+        }
+    };
+    match pos {
+        AnyPosition::Breakthrough(p) => add_rows(
+            &eval::features(p),
+            eval::weights(p.variant()),
+            &eval::GROUPS,
+        ),
+        AnyPosition::Doorbraak(p) => add_rows(
+            &eval::doorbraak::features(p),
+            eval::doorbraak::weights(),
+            &eval::doorbraak::GROUPS,
+        ),
     }
-    let total = eval::evaluate(pos);
+    let total = pos.evaluate();
     let white_view = if pos.side_to_move() == Color::White {
         total
     } else {
@@ -239,7 +259,7 @@ fn board_text(engine: &Engine) -> Result<String, String> {
     let pos = engine
         .position()
         .map_err(|e| format!("no valid position ({e})"))?;
-    let moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+    let moves: Vec<String> = pos.legal_moves().iter().map(AnyMove::to_string).collect();
     Ok(format!(
         "{}\nVariant: {}\nFen: {}\nKey: {:016X}\nSide to move: {}\nLegal moves: {}",
         pos.diagram(),
@@ -259,7 +279,7 @@ fn perft_text(engine: &Engine, depth: u32) -> Result<String, String> {
     let pos = *engine
         .position()
         .map_err(|e| format!("no valid position ({e})"))?;
-    let mut per_move = perft_divide(&pos, depth);
+    let mut per_move = pos.perft_divide(depth);
     per_move.sort_by_key(|(m, _)| m.to_string());
     let total: u64 = if depth == 0 {
         1

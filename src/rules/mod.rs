@@ -6,7 +6,7 @@ mod geometry;
 mod perft;
 mod position;
 mod types;
-mod zobrist;
+pub(crate) mod zobrist;
 
 pub use fen::FenError;
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS};

@@ -1,6 +1,6 @@
 //! Zobrist keys, generated at compile time so hashes are the same on every machine.
 
-const fn splitmix64(state: u64) -> (u64, u64) {
+pub(crate) const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::game::{MAX_MOVES, SearchGame};
+use crate::game::{End, MAX_MOVES, SearchGame};
 use crate::params::search::*;
 use tt::{Bound, Entry, TranspositionTable};
 
@@ -39,6 +39,16 @@ impl Score {
         } else {
             Score::Centipawns(s)
         }
+    }
+}
+
+/// The score of a finished game at `ply`, from the side to move's view.
+fn end_score(end: Option<End>, ply: usize) -> i32 {
+    match end {
+        Some(End::Drawn) => 0,
+        Some(End::Won) => WIN - ply as i32,
+        // No move and no recorded end: in Breakthrough, having no move loses.
+        Some(End::Lost) | None => -WIN + ply as i32,
     }
 }
 
@@ -205,17 +215,38 @@ struct Worker<G: SearchGame> {
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     seldepth: usize,
+    /// Hashes of the game before the root and then of each ply of the current line
+    /// (index `game_plies + ply`), for repetition checks where the game has them.
+    path: Vec<u64>,
+    game_plies: usize,
 }
 
 impl<G: SearchGame> Worker<G> {
-    fn new() -> Worker<G> {
+    /// `game` holds the hashes of the positions before the root, oldest first.
+    fn new(root: &G, game: &[u64]) -> Worker<G> {
+        let mut path = Vec::with_capacity(game.len() + MAX_PLY + 1);
+        path.extend_from_slice(game);
+        path.push(root.hash());
+        path.resize(game.len() + MAX_PLY + 1, 0);
         Worker {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![[0; 4096]; 2],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             seldepth: 0,
+            path,
+            game_plies: game.len(),
         }
+    }
+
+    /// Records the node's hash on the path and says whether the same position with
+    /// the same side to move stood earlier on it (in the game or the line): a draw
+    /// from here on, since the side that repeated can repeat again.
+    #[inline]
+    fn repeats(&mut self, key: u64, ply: usize) -> bool {
+        let at = self.game_plies + ply;
+        self.path[at] = key;
+        (2..=at).step_by(2).any(|back| self.path[at - back] == key)
     }
 }
 
@@ -308,6 +339,9 @@ impl<G: SearchGame> Worker<G> {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
+        if G::CAN_REPEAT && self.repeats(pos.hash(), ply) {
+            return Some(0);
+        }
         if let Some(m) = pos.winning_move() {
             self.pv[ply].push(m);
             return Some(WIN - ply as i32 - 1);
@@ -401,7 +435,7 @@ impl<G: SearchGame> Worker<G> {
             .is_some_and(|e| depth <= FUTILITY_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
         let mut moves = pos.moves();
         if moves.is_empty() {
-            return -WIN + ply as i32;
+            return end_score(pos.end(), ply);
         }
         let mut scores = [0i32; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
@@ -526,8 +560,8 @@ impl<G: SearchGame> Worker<G> {
         if let Some(score) = self.enter(shared, pos, ply) {
             return score;
         }
-        if pos.is_lost() {
-            return -WIN + ply as i32;
+        if let Some(end) = pos.end() {
+            return end_score(Some(end), ply);
         }
         let threatened = pos.opponent_threatens_win();
         let mut best = -INFINITY;
@@ -597,10 +631,23 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             root,
             limits,
             shared: Shared { control, tt },
-            workers: (0..threads).map(|_| Mutex::new(Worker::new())).collect(),
+            workers: (0..threads)
+                .map(|_| Mutex::new(Worker::new(&root, &[])))
+                .collect(),
             threads,
             on_info,
         }
+    }
+
+    /// Tells the search which positions the game went through before the root, so
+    /// it scores a return to one of them as a draw.
+    pub fn with_game_history(mut self, game: &[u64]) -> Self {
+        if G::CAN_REPEAT {
+            for w in &mut self.workers {
+                *w = Mutex::new(Worker::new(&self.root, game));
+            }
+        }
+        self
     }
 
     fn worker(&self) -> std::sync::MutexGuard<'_, Worker<G>> {
@@ -748,6 +795,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         };
         if root_moves.is_empty() {
             // The game is over (or searchmoves left nothing): there is nothing to wait for.
+            result.score = end_score(self.root.end(), 0);
             return result;
         }
         let multipv = self.limits.multipv.clamp(1, root_moves.len().max(1));

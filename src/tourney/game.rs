@@ -4,7 +4,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::rules::{Color, Move, Position, Variant, WinReason};
+use crate::rules::Color;
+use crate::variant::{AnyMove, GameEnd, GameHistory, GameVariant};
 
 use super::openings::Opening;
 use super::process::{EngineProcess, Received};
@@ -49,7 +50,7 @@ impl ForfeitKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
     /// By the rules of the game.
-    Rules(WinReason),
+    Rules(GameEnd),
     /// The loser forfeited; `detail` says what happened.
     Forfeit { kind: ForfeitKind, detail: String },
 }
@@ -83,8 +84,9 @@ pub struct GameRecord {
     pub players: [usize; 2],
     pub opening: Opening,
     /// The moves the engines played, after the opening's.
-    pub moves: Vec<Move>,
-    pub winner: Color,
+    pub moves: Vec<AnyMove>,
+    /// `None` for a draw.
+    pub winner: Option<Color>,
     pub termination: Termination,
     /// Per colour.
     pub stats: [SearchStats; 2],
@@ -93,13 +95,15 @@ pub struct GameRecord {
 impl GameRecord {
     pub fn result_text(&self) -> &'static str {
         match self.winner {
-            Color::White => "1-0",
-            Color::Black => "0-1",
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         }
     }
 
-    pub fn loser(&self) -> Color {
-        self.winner.opponent()
+    /// `None` for a draw.
+    pub fn loser(&self) -> Option<Color> {
+        self.winner.map(Color::opponent)
     }
 }
 
@@ -113,7 +117,7 @@ fn side_name(color: Color) -> &'static str {
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Termination::Rules(reason) => write!(f, "{reason}"),
+            Termination::Rules(end) => write!(f, "{end}"),
             Termination::Forfeit { kind, detail } => {
                 write!(f, "forfeit ({}): {detail}", kind.name())
             }
@@ -125,14 +129,11 @@ impl GameRecord {
     /// One sentence for PGN and progress lines: "White reached the goal rank".
     pub fn reason_text(&self) -> String {
         match &self.termination {
-            Termination::Rules(WinReason::NoMoves) => {
-                format!("{} has no legal move", side_name(self.loser()))
-            }
-            Termination::Rules(reason) => format!("{} {reason}", side_name(self.winner)),
+            Termination::Rules(end) => end.to_string(),
             Termination::Forfeit { kind, detail } => {
                 format!(
                     "{} forfeits ({}): {detail}",
-                    side_name(self.loser()),
+                    self.loser().map_or("?", side_name),
                     kind.name()
                 )
             }
@@ -143,7 +144,7 @@ impl GameRecord {
 /// Match-wide settings a game needs.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    pub variant: Variant,
+    pub variant: GameVariant,
     /// Grace added to every time limit before a time forfeit.
     pub margin: Duration,
     /// Bound on `uciok` and `readyok` waits.
@@ -194,12 +195,12 @@ impl EngineSlot {
 /// What one `go` produced.
 enum Answer {
     /// A legal move and the time the engine took for it.
-    Move(Move, Duration),
+    Move(AnyMove, Duration),
     Forfeit(ForfeitKind, String),
 }
 
 /// The `position` command for the game so far.
-fn position_command(opening: &Opening, moves: &[Move]) -> String {
+fn position_command(opening: &Opening, moves: &[AnyMove]) -> String {
     let mut cmd = if opening.is_startpos() {
         "position startpos".to_string()
     } else {
@@ -209,7 +210,7 @@ fn position_command(opening: &Opening, moves: &[Move]) -> String {
         .moves
         .iter()
         .chain(moves)
-        .map(Move::to_string)
+        .map(AnyMove::to_string)
         .collect();
     if !all.is_empty() {
         cmd.push_str(" moves ");
@@ -234,7 +235,7 @@ fn info_figures(line: &str) -> (Option<u64>, Option<f64>) {
 /// Asks the engine for a move and judges the answer against the clock and the rules.
 fn ask_move(
     slot: &mut EngineSlot,
-    pos: &Position,
+    game: &GameHistory,
     position_cmd: &str,
     go_cmd: &str,
     allowed: Duration,
@@ -311,7 +312,7 @@ fn ask_move(
     }
     let text = match text {
         None => return Answer::Forfeit(ForfeitKind::NoBestmove, "bestmove without a move".into()),
-        Some(t) if t == "(none)" || t == "0000" => {
+        Some(t) if t == "(none)" => {
             return Answer::Forfeit(
                 ForfeitKind::NoBestmove,
                 format!("bestmove {t} with legal moves on the board"),
@@ -319,14 +320,27 @@ fn ask_move(
         }
         Some(t) => t,
     };
-    let m = match Move::from_uci(&text) {
-        Ok(m) => m,
-        Err(_) => return Answer::Forfeit(ForfeitKind::Unparseable, format!("bestmove '{text}'")),
-    };
-    match pos.check_move(m) {
-        Ok(()) => Answer::Move(m, elapsed),
+    // Text that is no move of this game at all is unparseable; a move the position
+    // does not allow is illegal.
+    let pos = game.position();
+    match pos.parse_move(&text) {
+        Ok(m) => Answer::Move(m, elapsed),
+        Err(_) if !looks_like_move(&text) => {
+            Answer::Forfeit(ForfeitKind::Unparseable, format!("bestmove '{text}'"))
+        }
         Err(e) => Answer::Forfeit(ForfeitKind::Illegal, format!("{text}: {e}")),
     }
+}
+
+/// Move text's shape: two squares (`a2a3`) or a pass (`0000`).
+fn looks_like_move(text: &str) -> bool {
+    let b = text.as_bytes();
+    text == "0000"
+        || (b.len() == 4
+            && b[0].is_ascii_lowercase()
+            && b[1].is_ascii_digit()
+            && b[2].is_ascii_lowercase()
+            && b[3].is_ascii_digit())
 }
 
 /// Plays one game; `slots[0]` plays White. Never hangs: every wait is bounded.
@@ -340,15 +354,18 @@ pub fn play_game(
         players,
         opening: opening.clone(),
         moves: Vec::new(),
-        winner: Color::White,
-        termination: Termination::Rules(WinReason::GoalReached),
+        winner: None,
+        termination: Termination::Forfeit {
+            kind: ForfeitKind::Crash,
+            detail: "not played".into(),
+        },
         stats: [SearchStats::default(); 2],
     };
     let [white, black] = slots;
     let mut slots = [white, black];
     for color in [Color::White, Color::Black] {
         if let Err(e) = slots[color.index()].prepare(cfg) {
-            record.winner = color.opponent();
+            record.winner = Some(color.opponent());
             record.termination = Termination::Forfeit {
                 kind: ForfeitKind::Crash,
                 detail: e,
@@ -358,14 +375,23 @@ pub fn play_game(
     }
     let mut clocks: [Option<Duration>; 2] =
         [0, 1].map(|i| slots[i].spec.limits.tc.map(|(base, _)| base));
-    let mut pos = opening.position();
-    loop {
-        if let Some(outcome) = pos.outcome() {
-            record.winner = outcome.winner;
-            record.termination = Termination::Rules(outcome.reason);
+    let mut game = GameHistory::new(opening.start);
+    for &m in &opening.moves {
+        if let Err(e) = game.try_play(m) {
+            record.termination = Termination::Forfeit {
+                kind: ForfeitKind::Illegal,
+                detail: format!("opening move {m}: {e}"),
+            };
             return record;
         }
-        let side = pos.side_to_move();
+    }
+    loop {
+        if let Some(end) = game.ending() {
+            record.winner = end.winner;
+            record.termination = Termination::Rules(end);
+            return record;
+        }
+        let side = game.position().side_to_move();
         let slot = &mut slots[side.index()];
         let limits = slot.spec.limits.clone();
         let mut go = "go".to_string();
@@ -402,7 +428,7 @@ pub fn play_game(
         let position_cmd = position_command(opening, &record.moves);
         match ask_move(
             slot,
-            &pos,
+            &game,
             &position_cmd,
             &go,
             allowed,
@@ -413,11 +439,11 @@ pub fn play_game(
                 if let (Some(left), Some((_, inc))) = (clocks[side.index()], limits.tc) {
                     clocks[side.index()] = Some(left.saturating_sub(elapsed) + inc);
                 }
-                pos.play_unchecked(m);
+                game.try_play(m).expect("the referee checked the move");
                 record.moves.push(m);
             }
             Answer::Forfeit(kind, detail) => {
-                record.winner = side.opponent();
+                record.winner = Some(side.opponent());
                 record.termination = Termination::Forfeit { kind, detail };
                 return record;
             }

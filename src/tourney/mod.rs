@@ -1,4 +1,4 @@
-//! `breakthrough match`: a tournament manager that referees Breakthrough engines.
+//! `breakthrough match`: a tournament manager that referees Breakthrough and Doorbraak engines.
 //!
 //! The referee plays every game with its own rules and clocks ([`game`]), engines run
 //! as child processes behind timed channels ([`process`]), and the results feed Elo
@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::thread;
 
-use crate::rules::{Color, Variant};
+use crate::rules::Color;
+use crate::variant::GameVariant;
 
 use game::{EngineSlot, ForfeitKind, GameConfig, GameRecord, SearchStats, Termination, play_game};
 use openings::Opening;
@@ -30,7 +31,7 @@ use stats::{Sprt, SprtVerdict, Wdl};
 /// Everything a match needs, already validated.
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
-    pub variant: Variant,
+    pub variant: GameVariant,
     /// Games per pairing.
     pub games: usize,
     /// Openings, used in turn; each is played twice with colours swapped.
@@ -115,7 +116,7 @@ pub struct MatchSummary {
 fn variant_option(
     spec: &EngineSpec,
     engine: &EngineProcess,
-    variant: Variant,
+    variant: GameVariant,
 ) -> Result<Vec<(String, String)>, String> {
     if spec.option("UCI_Variant").is_some() {
         return Ok(Vec::new());
@@ -228,12 +229,23 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
     let mut games = Vec::new();
     let mut sprt_state = None;
     for (done, (job, record)) in rx.iter().enumerate() {
-        let winner = record.players[record.winner.index()];
-        let loser = record.players[record.loser().index()];
-        tallies[winner].wdl.wins += 1;
-        tallies[loser].wdl.losses += 1;
-        if let Termination::Forfeit { kind, .. } = &record.termination {
-            *tallies[loser].forfeits.entry(*kind).or_insert(0) += 1;
+        match (record.winner, record.loser()) {
+            (Some(winner), Some(loser)) => {
+                let (winner, loser) = (
+                    record.players[winner.index()],
+                    record.players[loser.index()],
+                );
+                tallies[winner].wdl.wins += 1;
+                tallies[loser].wdl.losses += 1;
+                if let Termination::Forfeit { kind, .. } = &record.termination {
+                    *tallies[loser].forfeits.entry(*kind).or_insert(0) += 1;
+                }
+            }
+            _ => {
+                for player in record.players {
+                    tallies[player].wdl.draws += 1;
+                }
+            }
         }
         for color in [Color::White, Color::Black] {
             tallies[record.players[color.index()]]
@@ -251,11 +263,12 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
             if names.len() == 2 {
                 let t = &tallies[0];
                 format!(
-                    "score of {} vs {}: {} - {} [{:.3}] {}",
+                    "score of {} vs {}: {} - {} - {} [{:.3}] {}",
                     names[0],
                     names[1],
                     t.wdl.wins,
                     t.wdl.losses,
+                    t.wdl.draws,
                     t.wdl.score(),
                     done + 1
                 )

@@ -1,57 +1,58 @@
 //! Where games start: a FEN, a move list, or random plies from the start.
 
-use crate::rules::{Move, Position, START_FEN, Variant};
+use crate::variant::{AnyMove, AnyPosition, GameVariant};
 
 /// A start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opening {
-    pub start: Position,
-    pub moves: Vec<Move>,
+    pub start: AnyPosition,
+    pub moves: Vec<AnyMove>,
 }
 
 impl Opening {
-    /// True when the start is the standard 8x8 start (so `position startpos` can be sent).
+    /// True when the start is the variant's start (so `position startpos` can be sent).
     pub fn is_startpos(&self) -> bool {
-        self.start.to_fen() == START_FEN
+        self.start.is_startpos()
     }
 
     /// The position the engines play from.
-    pub fn position(&self) -> Position {
+    pub fn position(&self) -> AnyPosition {
         let mut pos = self.start;
         for &m in &self.moves {
-            pos.play_unchecked(m);
+            pos.play(m);
         }
         pos
     }
 
     /// Reads one line of an openings file: `FEN`, `FEN moves m1 m2 ...`, or `m1 m2 ...`
-    /// (moves from the 8x8 start). Every move is checked; the opening must leave a game to play.
-    pub fn parse(line: &str, variant: Variant) -> Result<Opening, String> {
+    /// (moves from the variant's start). Every move is checked; the opening must leave a game to play.
+    pub fn parse(line: &str, variant: GameVariant) -> Result<Opening, String> {
         let line = line.trim();
-        let (fen, moves) = if line.contains('/') {
-            match line.split_once(" moves") {
+        let (start, moves) = if line.contains('/') {
+            let (fen, moves) = match line.split_once(" moves") {
                 Some((fen, moves)) => (fen.trim(), moves),
                 None => (line, ""),
-            }
+            };
+            let start = AnyPosition::from_fen(fen, variant).map_err(|e| format!("bad FEN: {e}"))?;
+            (start, moves)
         } else {
-            (START_FEN, line)
+            (AnyPosition::startpos(variant), line)
         };
-        let start = Position::from_fen(fen, variant).map_err(|e| format!("bad FEN: {e}"))?;
         let mut pos = start;
         let mut list = Vec::new();
         for text in moves.split_whitespace() {
             let m = pos.parse_move(text).map_err(|e| format!("bad move: {e}"))?;
-            pos.play_unchecked(m);
+            pos.play(m);
             list.push(m);
         }
-        if pos.outcome().is_some() {
+        if pos.ending().is_some() {
             return Err("the game is already over after this opening".into());
         }
         Ok(Opening { start, moves: list })
     }
 
     /// Reads an openings file, skipping blank lines and `#` comments.
-    pub fn load_file(path: &str, variant: Variant) -> Result<Vec<Opening>, String> {
+    pub fn load_file(path: &str, variant: GameVariant) -> Result<Vec<Opening>, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read openings file {path}: {e}"))?;
         let mut openings = Vec::new();
@@ -69,31 +70,31 @@ impl Opening {
         Ok(openings)
     }
 
-    /// `plies` random legal moves from `start` that do not end the game and do not
-    /// leave the side to move a win in one. Deterministic for a given seed.
-    pub fn random(start: Position, plies: u32, rng: &mut SplitMix) -> Result<Opening, String> {
+    /// `plies` random legal moves (never a pass) from `start` that do not end the game
+    /// and do not leave the side to move a win in one. Deterministic for a given seed.
+    pub fn random(start: AnyPosition, plies: u32, rng: &mut SplitMix) -> Result<Opening, String> {
         'attempt: for _ in 0..1000 {
             let mut pos = start;
             let mut moves = Vec::new();
             for _ in 0..plies {
-                let candidates: Vec<Move> = pos
+                let candidates: Vec<AnyMove> = pos
                     .legal_moves()
-                    .iter()
-                    .copied()
+                    .into_iter()
                     .filter(|&m| {
                         let child = pos.child(m);
-                        child.outcome().is_none()
+                        !m.is_pass()
+                            && child.ending().is_none()
                             && child
                                 .legal_moves()
-                                .iter()
-                                .all(|&r| child.child(r).outcome().is_none())
+                                .into_iter()
+                                .all(|r| child.child(r).ending().is_none())
                     })
                     .collect();
                 if candidates.is_empty() {
                     continue 'attempt;
                 }
                 let m = candidates[rng.below(candidates.len())];
-                pos.play_unchecked(m);
+                pos.play(m);
                 moves.push(m);
             }
             return Ok(Opening { start, moves });
@@ -131,7 +132,7 @@ mod tests {
 
     #[test]
     fn parses_each_line_form() {
-        let v = Variant::Breakthrough;
+        let v = GameVariant::Breakthrough;
         let a = Opening::parse("a2a3 h7h6", v).unwrap();
         assert!(a.is_startpos() && a.moves.len() == 2);
         let b = Opening::parse("ppppp/ppppp/5/PPPPP/PPPPP w - - 0 1 moves a2b3", v).unwrap();
@@ -153,15 +154,19 @@ mod tests {
 
     #[test]
     fn random_openings_are_seeded_and_playable() {
-        let start = Position::startpos(Variant::CaptureOnly);
+        let start = AnyPosition::startpos(GameVariant::CaptureOnly);
         let a = Opening::random(start, 8, &mut SplitMix::new(5)).unwrap();
         let b = Opening::random(start, 8, &mut SplitMix::new(5)).unwrap();
         let c = Opening::random(start, 8, &mut SplitMix::new(6)).unwrap();
-        let tiny = Position::from_fen("ppp/3/3/PPP w", Variant::Breakthrough).unwrap();
+        let tiny = AnyPosition::from_fen("ppp/3/3/PPP w", GameVariant::Breakthrough).unwrap();
         assert!(Opening::random(tiny, 30, &mut SplitMix::new(1)).is_err());
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_eq!(a.moves.len(), 8);
-        assert!(a.position().outcome().is_none());
+        assert!(a.position().ending().is_none());
+        let d = AnyPosition::startpos(GameVariant::Doorbraak);
+        let opening = Opening::random(d, 6, &mut SplitMix::new(3)).unwrap();
+        assert!(opening.moves.iter().all(|m| !m.is_pass()));
+        assert!(Opening::parse("b2a1 0000", GameVariant::Doorbraak).is_ok());
     }
 }

@@ -1,6 +1,6 @@
-//! PGN for Breakthrough games: written by the match runner, read back by tests and tools.
+//! PGN for Breakthrough and Doorbraak games: written by the match runner, read back by tests and tools.
 
-use crate::rules::{Color, START_FEN};
+use crate::rules::Color;
 
 use super::game::GameRecord;
 
@@ -37,6 +37,7 @@ pub fn write_game(
     time_control: Option<&str>,
 ) -> String {
     let start_fen = game.opening.start.to_fen();
+    let standard_start = game.opening.start.is_startpos();
     let mut tags = vec![
         ("Event", "breakthrough match".to_string()),
         ("Site", "?".to_string()),
@@ -47,7 +48,7 @@ pub fn write_game(
         ("Result", game.result_text().to_string()),
         ("Variant", variant.to_string()),
     ];
-    if start_fen != START_FEN {
+    if !standard_start {
         tags.push(("FEN", start_fen));
         tags.push(("SetUp", "1".to_string()));
     }
@@ -167,9 +168,13 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, String> {
                 in_moves = false;
                 continue;
             }
-            let word = word
-                .trim_start_matches(|c: char| c.is_ascii_digit())
-                .trim_start_matches('.');
+            // A move number (`12.`, `12...`, or glued to the move: `12.a2a3`).
+            let word = match word.find('.') {
+                Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
+                    word[dot..].trim_start_matches('.')
+                }
+                _ => word,
+            };
             if !word.is_empty() {
                 game.moves.push(word.to_string());
             }

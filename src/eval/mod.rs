@@ -6,6 +6,8 @@
 //! weights), the `eval` command (per-term breakdown) and the tuner (feature vectors),
 //! so the three can never disagree. Weights live in `crate::params::eval`.
 
+pub mod doorbraak;
+
 pub use crate::params::eval::FEATURES;
 use crate::params::eval::{BREAKTHROUGH, CAPTURE_ONLY};
 use crate::rules::{Color, Position, Variant};

@@ -1,0 +1,17 @@
+//! The rules of Christiaan Freeling's Doorbraak: a 5x9 board, stones that slide
+//! diagonally like bishops, squares with a capacity, and overfull squares that
+//! explode in chain reactions. Positions, moves, FEN, hashing and perft; nothing
+//! here knows about search or protocols. The rules are documented in `engine.md`.
+
+mod fen;
+mod perft;
+mod position;
+mod types;
+
+pub use fen::FenError;
+pub use perft::{perft, perft_divide};
+pub use position::{Ending, MAX_MOVES, MoveError, MoveList, Position};
+pub use types::{FILES, Move, RANKS, SQUARES, Square};
+
+/// The start position's FEN.
+pub const START_FEN: &str = "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 0";

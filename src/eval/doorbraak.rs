@@ -1,0 +1,101 @@
+//! Static evaluation of Doorbraak positions, linear like the Breakthrough one:
+//! features counted ours minus theirs, weights in `crate::params::eval::DOORBRAAK`.
+//!
+//! The knowledge: stones are material (only explosions capture); advancement pays
+//! ever more toward the 7th rank, where stones cannot be captured and from where
+//! explosions send stones to the 8th and 9th; a stack is two stones one move from
+//! an explosion; a square filled to capacity ("primed") explodes when one more stone
+//! lands, and primed squares high on the board are how a win is built.
+
+use crate::doorbraak::{Position, SQUARES, Square};
+use crate::params::eval::DOORBRAAK;
+use crate::rules::Color;
+
+pub const STONES: usize = 0;
+/// Eight features: stones on relative ranks 1..=8.
+pub const ADVANCE: usize = 1;
+pub const STACKS: usize = 9;
+pub const PRIMED: usize = 10;
+pub const PRIMED_HIGH: usize = 11;
+pub const TEMPO: usize = 12;
+pub const FEATURES: usize = 13;
+
+/// (name, first feature, count) for the `eval` command.
+pub const GROUPS: [(&str, usize, usize); 6] = [
+    ("stones", STONES, 1),
+    ("stones by rank", ADVANCE, 8),
+    ("stacks", STACKS, 1),
+    ("primed squares", PRIMED, 1),
+    ("primed, rank 6+", PRIMED_HIGH, 1),
+    ("tempo", TEMPO, 1),
+];
+
+pub fn weights() -> &'static [i32; FEATURES] {
+    &DOORBRAAK
+}
+
+/// Adds `sign` times `color`'s features to `f`.
+fn add_side(pos: &Position, color: Color, sign: i32, f: &mut [i32; FEATURES]) {
+    let mut squares = pos.occupied_by(color);
+    let stacks = pos.stacks(color);
+    while squares != 0 {
+        let square = Square::from_index(squares.trailing_zeros() as u8);
+        squares &= squares - 1;
+        debug_assert!(square.index() < SQUARES);
+        let stones = if stacks & square.bit() != 0 { 2 } else { 1 };
+        let rank = square.relative_rank(color);
+        f[STONES] += sign * stones;
+        if rank <= 8 {
+            f[ADVANCE + rank as usize - 1] += sign * stones;
+        }
+        if stones == 2 {
+            f[STACKS] += sign;
+        }
+        if stones as u8 == square.capacity() {
+            f[PRIMED] += sign;
+            if rank >= 6 {
+                f[PRIMED_HIGH] += sign;
+            }
+        }
+    }
+}
+
+/// The feature vector from the side to move's view.
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let mut f = [0; FEATURES];
+    let us = pos.side_to_move();
+    add_side(pos, us, 1, &mut f);
+    add_side(pos, us.opponent(), -1, &mut f);
+    f[TEMPO] = 1;
+    f
+}
+
+/// Centipawns from the side to move's view (a stone is worth about 100).
+pub fn evaluate(pos: &Position) -> i32 {
+    features(pos)
+        .iter()
+        .zip(weights())
+        .map(|(x, w)| x * w)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_but_for_tempo() {
+        assert_eq!(evaluate(&Position::startpos()), weights()[TEMPO]);
+    }
+
+    #[test]
+    fn mirror_positions_score_the_same() {
+        let a = Position::from_fen("ppppp/ppp1p/5/5/5/1Q3/5/P1PPP/PPPPP w").unwrap();
+        let b = Position::from_fen("ppppp/p1ppp/5/1q3/5/5/5/PPP1P/PPPPP b").unwrap();
+        assert_eq!(evaluate(&a), evaluate(&b));
+        assert!(
+            evaluate(&a) > weights()[TEMPO],
+            "the advanced stack is worth something"
+        );
+    }
+}

@@ -16,6 +16,7 @@ pub enum End {
 /// Most legal moves any position of any supported game may have.
 pub const MAX_MOVES: usize = 256;
 const _: () = assert!(crate::rules::MAX_MOVES <= MAX_MOVES);
+const _: () = assert!(crate::doorbraak::MAX_MOVES <= MAX_MOVES);
 
 /// A two-player, perfect-information game position, as the search sees it.
 pub trait SearchGame: Copy + Send + Sync + 'static {

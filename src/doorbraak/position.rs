@@ -7,9 +7,11 @@ use super::types::{FILES, Move, RANKS, SQUARES, Square};
 use crate::rules::Color;
 use crate::rules::zobrist::splitmix64;
 
-/// Upper bound on the moves of one position: 10 stones at most, each square with at
-/// most 8 diagonal targets, plus the pass.
-pub const MAX_MOVES: usize = 96;
+/// Upper bound on the moves of any position a FEN can give (play keeps 10 stones a
+/// side, but a FEN may hold more): a move is fixed by its target square and the
+/// direction it came from (the first own stone along that diagonal), so at most
+/// 45 x 4 moves, plus the pass.
+pub const MAX_MOVES: usize = 4 * SQUARES + 1;
 
 const BOARD: u64 = (1u64 << SQUARES) - 1;
 const RANK_MASK: u64 = (1 << FILES) - 1;

@@ -5,6 +5,7 @@ pub mod doorbraak;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod greedy;
 pub mod lines;
 pub mod params;
 pub mod rules;

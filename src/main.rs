@@ -56,6 +56,8 @@ enum Command {
         #[arg(required = true)]
         pgn: Vec<String>,
     },
+    /// A one-ply greedy player over UCI (a sparring partner for matches).
+    Greedy,
     /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
     Bench {
         /// Depth in plies.
@@ -317,6 +319,10 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },
+        Some(Command::Greedy) => {
+            breakthrough::greedy::run();
+            ExitCode::SUCCESS
+        }
         Some(Command::Bench { depth }) => {
             println!("{}", breakthrough::bench::run(depth).summary_line());
             ExitCode::SUCCESS

@@ -119,7 +119,7 @@ fn parse_setoption(words: &[&str]) -> Result<(String, Option<String>), String> {
 }
 
 /// `position startpos|fen FEN [moves m1 m2 ...]`.
-fn parse_position(words: &[&str]) -> Result<(StartingPoint, Vec<String>), String> {
+pub(crate) fn parse_position(words: &[&str]) -> Result<(StartingPoint, Vec<String>), String> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let head = &words[..moves_at.unwrap_or(words.len())];
     let moves = moves_at.map_or(Vec::new(), |i| {

@@ -77,3 +77,27 @@ fn bad_arguments_get_one_error_line() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn doorbraak_perft_from_the_command_line() {
+    let o = run(&["perft", "--variant", "doorbraak", "--threads", "2", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Nodes searched: 1811746\n");
+    let o = run(&[
+        "perft",
+        "--variant",
+        "doorbraak",
+        "--divide",
+        "--fen",
+        "4p/1Q3/1Q3/P4/5/5/5/5/5 w",
+        "1",
+    ]);
+    let out = stdout(&o);
+    assert!(out.contains("a6b7: 1\n") && out.contains("0000: 1\n"), "{out}");
+    let o = run(&["perft", "--variant", "doorbraak", "--fen", "ppppp/ppppp w", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "error: bad FEN: 2 ranks; Doorbraak has 9\n");
+    let o = run(&["perft", "--variant", "doorbrak", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown variant 'doorbrak'"), "{}", stderr(&o));
+}

@@ -112,7 +112,9 @@ fn a_win_only_through_an_explosion() {
     // a6b7 overfills b7; its forward stone overfills b8, whose forward stone lands on b9.
     let p = pos("4p/1Q3/1Q3/P4/5/5/5/5/5 w");
     assert!(
-        !p.legal_moves().iter().any(|m| !m.is_pass() && m.to().rank() == 8),
+        !p.legal_moves()
+            .iter()
+            .any(|m| !m.is_pass() && m.to().rank() == 8),
         "no move lands on the 9th rank"
     );
     let win = Move::from_uci("a6b7").unwrap();
@@ -134,7 +136,10 @@ fn passing_twice_draws_and_passing_resets() {
     assert_eq!(r.passes(), 1);
     assert_eq!(r.ending(), None);
     // The pass count is part of the position (and of its hash).
-    assert_ne!(pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 1").hash(), Position::startpos().hash());
+    assert_ne!(
+        pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 1").hash(),
+        Position::startpos().hash()
+    );
 }
 
 #[test]
@@ -142,16 +147,45 @@ fn every_fen_error_has_its_kind() {
     use FenError::*;
     let cases: [(&str, FenError); 11] = [
         ("   ", Empty),
-        ("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPX w", UnknownCharacter { ch: 'X', rank: 1 }),
-        ("ppppp/ppppp/5/5/5/5/5/PPPPP/PP0PP w", BadEmptyCount { rank: 1 }),
-        ("ppppp/ppppp/5/5/6/5/5/PPPPP/PPPPP w", BadEmptyCount { rank: 5 }),
-        ("ppppp/pppp/5/5/5/5/5/PPPPP/PPPPP w", WrongRankWidth { rank: 8, squares: 4 }),
+        (
+            "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPX w",
+            UnknownCharacter { ch: 'X', rank: 1 },
+        ),
+        (
+            "ppppp/ppppp/5/5/5/5/5/PPPPP/PP0PP w",
+            BadEmptyCount { rank: 1 },
+        ),
+        (
+            "ppppp/ppppp/5/5/6/5/5/PPPPP/PPPPP w",
+            BadEmptyCount { rank: 5 },
+        ),
+        (
+            "ppppp/pppp/5/5/5/5/5/PPPPP/PPPPP w",
+            WrongRankWidth {
+                rank: 8,
+                squares: 4,
+            },
+        ),
         ("ppppp/5/5/5/5/5/PPPPP/PPPPP w", WrongRankCount { found: 8 }),
-        ("qpppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w", StackOnEdge { square: "a9".parse_square() }),
+        (
+            "qpppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w",
+            StackOnEdge {
+                square: "a9".parse_square(),
+            },
+        ),
         ("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP", MissingSideToMove),
-        ("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP x", BadSideToMove { found: "x".into() }),
-        ("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 3", BadPassCount { found: "3".into() }),
-        ("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 0 9", TooManyFields { found: 4 }),
+        (
+            "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP x",
+            BadSideToMove { found: "x".into() },
+        ),
+        (
+            "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 3",
+            BadPassCount { found: "3".into() },
+        ),
+        (
+            "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 0 9",
+            TooManyFields { found: 4 },
+        ),
     ];
     for (fen, want) in cases {
         assert_eq!(Position::from_fen(fen), Err(want), "{fen}");
@@ -160,10 +194,21 @@ fn every_fen_error_has_its_kind() {
         Position::from_fen("P4/5/5/5/5/5/5/5/p4 w"),
         Err(ImpossiblePosition(_))
     ));
-    assert!(matches!(Position::from_fen("5/5/5/5/5/5/5/5/5 w"), Err(ImpossiblePosition(_))));
+    assert!(matches!(
+        Position::from_fen("5/5/5/5/5/5/5/5/5 w"),
+        Err(ImpossiblePosition(_))
+    ));
     // The pass count may be left out; every error reads as one line.
-    assert_eq!(pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w"), Position::startpos());
-    assert!(!Position::from_fen("x").unwrap_err().to_string().contains('\n'));
+    assert_eq!(
+        pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w"),
+        Position::startpos()
+    );
+    assert!(
+        !Position::from_fen("x")
+            .unwrap_err()
+            .to_string()
+            .contains('\n')
+    );
 }
 
 trait ParseSquare {
@@ -189,7 +234,10 @@ fn move_errors_say_what_is_wrong() {
     assert!(matches!(err("a2a3"), MoveError::NotDiagonal(_)));
     assert!(matches!(err("a1c3"), MoveError::Jumps(_)));
     let q = pos("5/5/5/5/5/5/1p3/P4/5 w");
-    assert!(matches!(q.parse_move("a2b3").unwrap_err(), MoveError::EnemyTarget(_)));
+    assert!(matches!(
+        q.parse_move("a2b3").unwrap_err(),
+        MoveError::EnemyTarget(_)
+    ));
     let over = after(START_FEN, &["0000", "0000"]);
     assert_eq!(over.parse_move("0000"), Err(MoveError::GameOver));
 }
@@ -301,7 +349,12 @@ impl Reference {
                 row
             })
             .collect();
-        format!("{} {} {}", rows.join("/"), if self.white { 'w' } else { 'b' }, self.passes)
+        format!(
+            "{} {} {}",
+            rows.join("/"),
+            if self.white { 'w' } else { 'b' },
+            self.passes
+        )
     }
 
     fn me(&self) -> i8 {
@@ -476,7 +529,11 @@ fn compare(p: &Position) {
     assert_eq!(r.to_fen(), fen, "the reference reads and writes FEN alike");
     assert_eq!(move_texts(p), r.moves(), "moves of {fen}");
     for &m in p.legal_moves().iter() {
-        assert_eq!(p.child(m).to_fen(), r.play(&m.to_string()).to_fen(), "{fen} after {m}");
+        assert_eq!(
+            p.child(m).to_fen(),
+            r.play(&m.to_string()).to_fen(),
+            "{fen} after {m}"
+        );
     }
 }
 
@@ -516,7 +573,10 @@ fn agrees_with_the_reference_along_random_games() {
             p.play_unchecked(m);
         }
     }
-    assert!(explosions > 1000, "the games explode often enough to test chains: {explosions}");
+    assert!(
+        explosions > 1000,
+        "the games explode often enough to test chains: {explosions}"
+    );
     let start = Reference::from_fen(START_FEN);
     assert_eq!(perft(&Position::startpos(), 3), start.perft(3));
 }

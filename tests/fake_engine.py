@@ -3,7 +3,8 @@
 
 It plays the first legal move (Breakthrough rules, either variant) and misbehaves on
 request:  fake_engine.py MODE [--after N] [--delay MS] [--log FILE]
-MODE: ok | illegal | garbage | empty | none | crash | hang | deaf | nouciok
+MODE: ok | illegal | garbage | empty | none | crash | hang | deaf | nouciok | pass
+'pass' answers every go with bestmove 0000 (a legal move in Doorbraak only).
 --after N: behave for the first N moves of each game, then misbehave.
 --delay MS: think this long before every bestmove.
 --log FILE: append every line received.
@@ -83,6 +84,9 @@ def bestmove():
     if delay:
         time.sleep(delay)
     misbehave = moves_this_game > after
+    if mode == "pass":
+        out("bestmove 0000")
+        return True
     moves = legal()
     if mode == "ok" or not misbehave:
         out("info depth 3 score cp 0 nodes 100 nps 5000 pv " + name(moves[0][0]) + name(moves[0][1]))
@@ -113,7 +117,7 @@ for raw in sys.stdin:
         log.flush()
     if line == "uci":
         out("id name Fake " + mode)
-        out("option name UCI_Variant type combo default breakthrough var breakthrough var capture-only")
+        out("option name UCI_Variant type combo default breakthrough var breakthrough var capture-only var doorbraak")
         out("uciok")
     elif line == "isready":
         out("readyok")
@@ -121,7 +125,7 @@ for raw in sys.stdin:
         capture_only = line.split()[-1] == "capture-only"
     elif line == "ucinewgame":
         moves_this_game = 0
-    elif line.startswith("position"):
+    elif line.startswith("position") and mode != "pass":
         words = line.split()
         if words[1] == "startpos":
             set_fen("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w")

@@ -350,3 +350,93 @@ fn bad_arguments_get_one_error_line() {
         assert!(!err.contains("panicked"));
     }
 }
+
+#[test]
+fn doorbraak_draws_are_counted() {
+    // Two engines that always pass: every game ends at once in a draw by two passes.
+    let pgn_path = temp("draws.pgn");
+    let (out, json) = run_json(
+        "draws",
+        &[
+            "--variant",
+            "doorbraak",
+            "--engine",
+            &fake("pass"),
+            "--engine",
+            &format!("{} name=other", fake("pass")),
+            "--each",
+            "depth=1",
+            "--games",
+            "4",
+            "--pgn",
+            &pgn_path,
+        ],
+    );
+    let engines = json["engines"].as_array().unwrap();
+    for e in engines {
+        assert_eq!(
+            (e["wins"].as_u64(), e["draws"].as_u64()),
+            (Some(0), Some(4)),
+            "{json}"
+        );
+        assert_eq!(e["score"], 0.5);
+        assert_eq!(e["elo"], 0.0);
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("0 - 0 - 4 [0.500]"), "{text}");
+    let games = pgn::read_games(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.result, "1/2-1/2");
+        assert_eq!(g.moves, ["0000", "0000"]);
+        assert_eq!(g.tag("Termination"), Some("draw: both sides passed"));
+        assert_eq!(g.tag("Variant"), Some("doorbraak"));
+    }
+}
+
+#[test]
+fn doorbraak_games_between_real_players_replay_legally() {
+    let pgn_path = temp("doorbraak.pgn");
+    let engine = format!("cmd={} name=engine", env!("CARGO_BIN_EXE_breakthrough"));
+    let greedy = format!(
+        "cmd={} args=greedy name=greedy",
+        env!("CARGO_BIN_EXE_breakthrough")
+    );
+    let (_, json) = run_json(
+        "doorbraak",
+        &[
+            "--variant",
+            "doorbraak",
+            "--engine",
+            &engine,
+            "--engine",
+            &greedy,
+            "--each",
+            "depth=2",
+            "--games",
+            "4",
+            "--random-plies",
+            "4",
+            "--pgn",
+            &pgn_path,
+        ],
+    );
+    assert_eq!(json["games_played"], 4);
+    let games = pgn::read_games(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
+    for g in &games {
+        let mut game =
+            breakthrough::variant::GameHistory::new(breakthrough::variant::AnyPosition::startpos(
+                breakthrough::variant::GameVariant::Doorbraak,
+            ));
+        for m in &g.moves {
+            game.play_text(m).unwrap();
+        }
+        let end = game.ending().expect("every game ends by the rules");
+        let result = match end.winner {
+            Some(breakthrough::rules::Color::White) => "1-0",
+            Some(breakthrough::rules::Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        assert_eq!(g.result, result);
+    }
+}

@@ -553,3 +553,100 @@ fn stdout_is_protocol_only() {
     assert_eq!(lines.len(), 2, "{text}");
     assert!(!out.stderr.is_empty(), "logs go to stderr");
 }
+
+/// The depth-1 score of the MultiPV line starting with `first`.
+fn depth_one_score(lines: &[String], first: &str) -> String {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1 ") && l.ends_with(&format!("pv {first}")))
+        .unwrap_or_else(|| panic!("no depth-1 line for {first}: {lines:?}"));
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let at = w.iter().position(|x| *x == "score").unwrap();
+    format!("{} {}", w[at + 1], w[at + 2])
+}
+
+#[test]
+fn doorbraak_over_uci() {
+    let mut e = Engine::start();
+    e.send("uci");
+    assert!(
+        e.until("uciok", SHORT)
+            .iter()
+            .any(|l| l.contains("var doorbraak"))
+    );
+    e.send("setoption name UCI_Variant value doorbraak");
+    e.send("position startpos moves b2a1");
+    e.send("d");
+    let lines = e.until("Legal moves", SHORT);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: ppppp/ppppp/5/5/5/5/P4/1PPPP/1QPPP b 0"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("| PP |")),
+        "the stack is drawn: {lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "Variant: doorbraak"));
+    assert!(lines.last().unwrap().ends_with(" 0000"));
+    e.send("eval");
+    let lines = e.until("Final evaluation", SHORT);
+    for term in [
+        "stones",
+        "stones by rank",
+        "stacks",
+        "primed squares",
+        "tempo",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(term)),
+            "{term}: {lines:?}"
+        );
+    }
+    e.send("position startpos");
+    e.send("go perft 2");
+    let lines = e.until("Nodes searched", SHORT);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1359");
+    assert_eq!(lines.len(), 37 + 2);
+    e.send("go depth 5");
+    let best = bestmove_of(&e.until("bestmove", SHORT));
+    assert!(
+        breakthrough::doorbraak::Position::startpos()
+            .parse_move(&best)
+            .is_ok(),
+        "{best}"
+    );
+    // Two passes end the game in a draw: nothing to play, score 0.
+    e.send("position startpos moves 0000 0000");
+    e.send("go depth 5");
+    assert_eq!(
+        e.until("bestmove", SHORT),
+        ["info depth 0 score cp 0", "bestmove (none)"]
+    );
+    // A bad Doorbraak move is refused with a reason.
+    e.send("position startpos moves b1b2");
+    let line = e.line(SHORT);
+    assert!(
+        line.starts_with("info string error: position refused: move 1 (b1b2)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn doorbraak_search_scores_a_repetition_as_a_draw() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value doorbraak");
+    e.send("setoption name MultiPV value 40");
+    // Fresh start: a2b3 is scored by the evaluation.
+    e.send("position startpos");
+    e.send("go depth 1");
+    let fresh = e.until("bestmove", SHORT);
+    assert_ne!(depth_one_score(&fresh, "a2b3"), "cp 0");
+    // After a2b3 a8b7 b3a2 b7a8 the start is back; a2b3 now repeats a position of the game.
+    e.send("position startpos moves a2b3 a8b7 b3a2 b7a8");
+    e.send("go depth 1");
+    let repeated = e.until("bestmove", SHORT);
+    assert_eq!(depth_one_score(&repeated, "a2b3"), "cp 0");
+    assert_ne!(depth_one_score(&repeated, "c2d3"), "cp 0");
+}

@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-use breakthrough::rules::Variant;
 use breakthrough::tourney;
 use breakthrough::variant::{AnyPosition, GameVariant};
 
@@ -45,7 +44,7 @@ enum Command {
     Tune {
         /// Rule set of the games (and of the weights tuned).
         #[arg(long, default_value = "breakthrough")]
-        variant: Variant,
+        variant: GameVariant,
         /// Gradient steps.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
@@ -182,7 +181,7 @@ fn match_config(args: MatchArgs) -> Result<tourney::MatchConfig, String> {
 }
 
 fn run_tune(
-    variant: Variant,
+    variant: GameVariant,
     epochs: usize,
     write: Option<String>,
     pgn: &[String],
@@ -199,7 +198,7 @@ fn run_tune(
             samples.len()
         ));
     }
-    let initial = *breakthrough::eval::weights(variant);
+    let initial = tune::current_weights(variant);
     let start: Vec<f64> = initial.iter().map(|&w| w as f64).collect();
     let k = tune::fit_k(&start, &samples);
     eprintln!(

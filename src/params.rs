@@ -22,10 +22,12 @@ pub mod eval {
     ];
     // END TUNED capture-only
 
-    /// Doorbraak, one weight per feature of `crate::eval::doorbraak`: stones, stones on
-    /// relative ranks 1..=8, stacks, primed squares, primed on rank 6+, tempo.
+    // Doorbraak, one weight per feature of `crate::eval::doorbraak`: stones, stones on
+    // relative ranks 1..=8, stacks, primed squares, primed on rank 6+, tempo.
+    // BEGIN TUNED doorbraak
     pub const DOORBRAAK: [i32; crate::eval::doorbraak::FEATURES] =
         [100, 0, 4, 8, 14, 22, 34, 60, 90, 8, 4, 20, 10];
+    // END TUNED doorbraak
 }
 
 /// Search parameters.

@@ -2,19 +2,41 @@
 //! regression. Positions come from PGN files (self-play games from `breakthrough
 //! match`); each is labelled with its game's result from the side to move's view.
 
-use crate::eval::{self, FEATURES};
-use crate::rules::{Color, Move, Position, START_FEN, Variant};
+use crate::eval;
+use crate::game::SearchGame;
+use crate::rules::Color;
 use crate::tourney::pgn;
+use crate::variant::{AnyPosition, GameHistory, GameVariant};
 
 /// One training position: features (side to move's view) and the result for that side.
 pub struct Sample {
-    pub features: [i32; FEATURES],
+    pub features: Vec<i32>,
     pub result: f64,
+}
+
+/// The evaluation's weights for a variant, as tuning starts from them.
+pub fn current_weights(variant: GameVariant) -> Vec<i32> {
+    match variant.breakthrough_rules() {
+        Some(v) => eval::weights(v).to_vec(),
+        None => eval::doorbraak::weights().to_vec(),
+    }
+}
+
+/// The features of a quiet position (no win in one for the side to move, no threat
+/// against it), or `None`.
+fn quiet_features(pos: &AnyPosition) -> Option<Vec<i32>> {
+    fn quiet<G: SearchGame>(p: &G) -> bool {
+        p.end().is_none() && p.winning_move().is_none() && !p.opponent_threatens_win()
+    }
+    match pos {
+        AnyPosition::Breakthrough(p) => quiet(p).then(|| eval::features(p).to_vec()),
+        AnyPosition::Doorbraak(p) => quiet(p).then(|| eval::doorbraak::features(p).to_vec()),
+    }
 }
 
 /// Reads every game of the PGN texts and keeps the quiet positions of games decided
 /// by the rules: no win in one for the side to move and no threat against it.
-pub fn load_samples(texts: &[String], variant: Variant) -> Result<Vec<Sample>, String> {
+pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for text in texts {
         for game in pgn::read_games(text)? {
@@ -30,27 +52,25 @@ pub fn load_samples(texts: &[String], variant: Variant) -> Result<Vec<Sample>, S
                 "1/2-1/2" => 0.5,
                 _ => continue,
             };
-            let fen = game.tag("FEN").unwrap_or(START_FEN);
-            let mut pos =
-                Position::from_fen(fen, variant).map_err(|e| format!("bad FEN in PGN: {e}"))?;
+            let start = match game.tag("FEN") {
+                Some(fen) => AnyPosition::from_fen(fen, variant)
+                    .map_err(|e| format!("bad FEN in PGN: {e}"))?,
+                None => AnyPosition::startpos(variant),
+            };
+            let mut history = GameHistory::new(start);
             for text in &game.moves {
-                if pos.outcome().is_none()
-                    && pos.winning_move().is_none()
-                    && !pos.opponent_threatens_win()
-                {
+                let pos = history.position();
+                if let Some(features) = quiet_features(pos) {
                     let result = if pos.side_to_move() == Color::White {
                         white_score
                     } else {
                         1.0 - white_score
                     };
-                    samples.push(Sample {
-                        features: eval::features(&pos),
-                        result,
-                    });
+                    samples.push(Sample { features, result });
                 }
-                let m = Move::from_uci(text).map_err(|e| format!("bad move in PGN: {e}"))?;
-                pos.try_play(m)
-                    .map_err(|e| format!("illegal move in PGN: {e}"))?;
+                history
+                    .play_text(text)
+                    .map_err(|e| format!("illegal move in PGN: {text}: {e}"))?;
             }
         }
     }
@@ -95,18 +115,19 @@ pub fn fit_k(weights: &[f64], samples: &[Sample]) -> f64 {
 
 /// Adam on the mean squared error; returns the tuned weights.
 pub fn tune(
-    initial: &[i32; FEATURES],
+    initial: &[i32],
     samples: &[Sample],
     k: f64,
     epochs: usize,
     mut log: impl FnMut(usize, f64),
 ) -> Vec<f64> {
+    let n_features = initial.len();
     let mut w: Vec<f64> = initial.iter().map(|&x| x as f64).collect();
-    let (mut m, mut v) = (vec![0.0; FEATURES], vec![0.0; FEATURES]);
+    let (mut m, mut v) = (vec![0.0; n_features], vec![0.0; n_features]);
     let (rate, beta1, beta2) = (2.0, 0.9, 0.999);
     let ln10 = std::f64::consts::LN_10;
     for epoch in 1..=epochs {
-        let mut grad = vec![0.0; FEATURES];
+        let mut grad = vec![0.0; n_features];
         for s in samples {
             let p = sigmoid(predict(&w, s), k);
             // d/dw (p - y)^2 = 2 (p - y) p (1 - p) ln10 k / 400 * feature
@@ -116,7 +137,7 @@ pub fn tune(
             }
         }
         let n = samples.len().max(1) as f64;
-        for i in 0..FEATURES {
+        for i in 0..n_features {
             let gi = grad[i] / n;
             m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
             v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
@@ -132,13 +153,14 @@ pub fn tune(
 }
 
 /// The params.rs block for a variant, between its BEGIN/END markers.
-pub fn weights_block(variant: Variant, weights: &[i32]) -> String {
-    let konst = match variant {
-        Variant::Breakthrough => "BREAKTHROUGH",
-        Variant::CaptureOnly => "CAPTURE_ONLY",
+pub fn weights_block(variant: GameVariant, weights: &[i32]) -> String {
+    let (konst, len) = match variant {
+        GameVariant::Breakthrough => ("BREAKTHROUGH", "FEATURES"),
+        GameVariant::CaptureOnly => ("CAPTURE_ONLY", "FEATURES"),
+        GameVariant::Doorbraak => ("DOORBRAAK", "crate::eval::doorbraak::FEATURES"),
     };
     let mut out =
-        format!("    // BEGIN TUNED {variant}\n    pub const {konst}: [i32; FEATURES] = [\n");
+        format!("    // BEGIN TUNED {variant}\n    pub const {konst}: [i32; {len}] = [\n");
     for row in weights.chunks(8) {
         let items: Vec<String> = row.iter().map(i32::to_string).collect();
         out.push_str(&format!("        {},\n", items.join(", ")));
@@ -148,7 +170,7 @@ pub fn weights_block(variant: Variant, weights: &[i32]) -> String {
 }
 
 /// Replaces the variant's block in the text of params.rs.
-pub fn replace_block(params: &str, variant: Variant, block: &str) -> Result<String, String> {
+pub fn replace_block(params: &str, variant: GameVariant, block: &str) -> Result<String, String> {
     let begin = format!("    // BEGIN TUNED {variant}");
     let end = format!("// END TUNED {variant}");
     let start = params
@@ -168,15 +190,21 @@ mod tests {
 
     #[test]
     fn block_round_trips_through_params_text() {
-        let w: Vec<i32> = (0..FEATURES as i32).collect();
-        let block = weights_block(Variant::CaptureOnly, &w);
+        let w: Vec<i32> = (0..eval::FEATURES as i32).collect();
+        let block = weights_block(GameVariant::CaptureOnly, &w);
         let text = format!(
             "a\n{}\nb\n",
-            weights_block(Variant::CaptureOnly, &[0; FEATURES])
+            weights_block(GameVariant::CaptureOnly, &[0; eval::FEATURES])
         );
-        let replaced = replace_block(&text, Variant::CaptureOnly, &block).unwrap();
+        let replaced = replace_block(&text, GameVariant::CaptureOnly, &block).unwrap();
         assert_eq!(replaced, format!("a\n{block}\nb\n"));
-        assert!(replace_block("nothing", Variant::Breakthrough, &block).is_err());
+        assert!(replace_block("nothing", GameVariant::Breakthrough, &block).is_err());
+        // Every variant's block is in params.rs.
+        let params = include_str!("params.rs");
+        for v in GameVariant::ALL {
+            let block = weights_block(v, &current_weights(v));
+            assert!(replace_block(params, v, &block).is_ok(), "{v}");
+        }
     }
 
     #[test]
@@ -187,13 +215,14 @@ mod tests {
             ("pp6/8/8/8/8/8/8/PPP5 w", 1.0),
             ("ppp5/8/8/8/8/8/8/PP6 w", 0.0),
         ] {
-            let pos = Position::from_fen(fen, Variant::Breakthrough).unwrap();
+            let pos =
+                crate::rules::Position::from_fen(fen, crate::rules::Variant::Breakthrough).unwrap();
             samples.push(Sample {
-                features: eval::features(&pos),
+                features: eval::features(&pos).to_vec(),
                 result,
             });
         }
-        let zero = [0; FEATURES];
+        let zero = [0; eval::FEATURES];
         let before = loss(&zero.map(f64::from), &samples, 1.0);
         let tuned = tune(&zero, &samples, 1.0, 200, |_, _| {});
         assert!(loss(&tuned, &samples, 1.0) < before / 2.0);

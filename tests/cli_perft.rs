@@ -93,11 +93,25 @@ fn doorbraak_perft_from_the_command_line() {
         "1",
     ]);
     let out = stdout(&o);
-    assert!(out.contains("a6b7: 1\n") && out.contains("0000: 1\n"), "{out}");
-    let o = run(&["perft", "--variant", "doorbraak", "--fen", "ppppp/ppppp w", "2"]);
+    assert!(
+        out.contains("a6b7: 1\n") && out.contains("0000: 1\n"),
+        "{out}"
+    );
+    let o = run(&[
+        "perft",
+        "--variant",
+        "doorbraak",
+        "--fen",
+        "ppppp/ppppp w",
+        "2",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stderr(&o), "error: bad FEN: 2 ranks; Doorbraak has 9\n");
     let o = run(&["perft", "--variant", "doorbrak", "2"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown variant 'doorbrak'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown variant 'doorbrak'"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -474,6 +474,16 @@ impl Position {
     /// take the last enemy stones, so only exploding moves are tried.
     pub fn winning_move(&self) -> Option<Move> {
         let us = self.side;
+        // The 9th rank is reached only by an explosion on the 8th, which needs stones
+        // already there; taking every enemy stone at once needs few of them left.
+        let eighth = if us == Color::White {
+            goal(us) >> FILES
+        } else {
+            goal(us) << FILES
+        };
+        if self.occupied_by(us) & eighth == 0 && self.stone_count(us.opponent()) > 4 {
+            return None;
+        }
         self.legal_moves().iter().copied().find(|&m| {
             self.explodes(m)
                 && match self.child(m).ending() {

@@ -26,7 +26,7 @@ pub mod eval {
     // relative ranks 1..=8, stacks, primed squares, primed on rank 6+, tempo.
     // BEGIN TUNED doorbraak
     pub const DOORBRAAK: [i32; crate::eval::doorbraak::FEATURES] =
-        [100, 0, 4, 8, 14, 22, 34, 60, 90, 8, 4, 20, 10];
+        [86, -43, -28, 7, 30, 54, 85, 79, 146, 56, -3, -24, 30];
     // END TUNED doorbraak
 }
 

@@ -23,10 +23,10 @@ pub mod eval {
     // END TUNED capture-only
 
     // Doorbraak, one weight per feature of `crate::eval::doorbraak`: stones, stones on
-    // relative ranks 1..=8, stacks, primed squares, primed on rank 6+, tempo.
+    // relative ranks 1..=8, stacks, tempo.
     // BEGIN TUNED doorbraak
     pub const DOORBRAAK: [i32; crate::eval::doorbraak::FEATURES] =
-        [86, -43, -28, 7, 30, 54, 85, 79, 146, 56, -3, -24, 30];
+        [86, -43, -28, 7, 30, 54, 85, 79, 146, 56, 30];
     // END TUNED doorbraak
 }
 

@@ -4,8 +4,8 @@
 //! The knowledge: stones are material (only explosions capture); advancement pays
 //! ever more toward the 7th rank, where stones cannot be captured and from where
 //! explosions send stones to the 8th and 9th; a stack is two stones one move from
-//! an explosion; a square filled to capacity ("primed") explodes when one more stone
-//! lands, and primed squares high on the board are how a win is built.
+//! an explosion. Explosion threats are the search's business: explosions are its
+//! tactical moves, and immediate wins by explosion are found at every node.
 
 use crate::doorbraak::{Position, SQUARES, Square};
 use crate::params::eval::DOORBRAAK;
@@ -15,18 +15,14 @@ pub const STONES: usize = 0;
 /// Eight features: stones on relative ranks 1..=8.
 pub const ADVANCE: usize = 1;
 pub const STACKS: usize = 9;
-pub const PRIMED: usize = 10;
-pub const PRIMED_HIGH: usize = 11;
-pub const TEMPO: usize = 12;
-pub const FEATURES: usize = 13;
+pub const TEMPO: usize = 10;
+pub const FEATURES: usize = 11;
 
 /// (name, first feature, count) for the `eval` command.
-pub const GROUPS: [(&str, usize, usize); 6] = [
+pub const GROUPS: [(&str, usize, usize); 4] = [
     ("stones", STONES, 1),
     ("stones by rank", ADVANCE, 8),
     ("stacks", STACKS, 1),
-    ("primed squares", PRIMED, 1),
-    ("primed, rank 6+", PRIMED_HIGH, 1),
     ("tempo", TEMPO, 1),
 ];
 
@@ -50,12 +46,6 @@ fn add_side(pos: &Position, color: Color, sign: i32, f: &mut [i32; FEATURES]) {
         }
         if stones == 2 {
             f[STACKS] += sign;
-        }
-        if stones as u8 == square.capacity() {
-            f[PRIMED] += sign;
-            if rank >= 6 {
-                f[PRIMED_HIGH] += sign;
-            }
         }
     }
 }

@@ -5,7 +5,8 @@
 #   TC: seconds+increment per game, e.g. 10+0.1
 # Writes OUTDIR/VARIANT.pgn and OUTDIR/VARIANT.json (OUTDIR defaults to matches/).
 # ENGINE=path plays that binary instead of building target/release/breakthrough (so a long
-# match can run from a copy while the tree changes); CONCURRENCY defaults to 2.
+# match can run from a copy while the tree changes); CONCURRENCY defaults to 2; THREADS
+# (default 1) is each engine's Threads option.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:?variant}; games=${2:?games}; tc=${3:?tc}; out=${4:-matches}
@@ -25,5 +26,5 @@ mkdir -p "$out"
 "$ENGINE" match --variant "$variant" \
   --engine "cmd=$ENGINE name=breakthrough" \
   --engine "cmd=$fs name=fairy-stockfish option.VariantPath=$ini option.UCI_Variant=$fsv" \
-  --each "tc=$tc option.Threads=1" --games "$games" --random-plies 4 --concurrency "${CONCURRENCY:-2}" \
+  --each "tc=$tc option.Threads=${THREADS:-1}" --games "$games" --random-plies 4 --concurrency "${CONCURRENCY:-2}" \
   --pgn "$out/$variant.pgn" --json "$out/$variant.json" "$@"

@@ -558,7 +558,10 @@ fn stdout_is_protocol_only() {
 fn depth_one_score(lines: &[String], first: &str) -> String {
     let line = lines
         .iter()
-        .find(|l| l.starts_with("info depth 1 ") && l.ends_with(&format!("pv {first}")))
+        .find(|l| {
+            l.starts_with("info depth 1 ")
+                && l.split(" pv ").nth(1).and_then(|pv| pv.split(' ').next()) == Some(first)
+        })
         .unwrap_or_else(|| panic!("no depth-1 line for {first}: {lines:?}"));
     let w: Vec<&str> = line.split_whitespace().collect();
     let at = w.iter().position(|x| *x == "score").unwrap();

@@ -7,10 +7,8 @@ pub mod time;
 pub mod tt;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use crate::game::{End, MAX_MOVES, SearchGame};
 use crate::params::search::*;
@@ -115,6 +113,8 @@ pub struct Control {
     hard: Option<Duration>,
     node_limit: Option<u64>,
     nodes: AtomicU64,
+    /// Set once the main thread has its answer: helper threads stop then.
+    helpers_done: AtomicBool,
 }
 
 impl Control {
@@ -132,6 +132,7 @@ impl Control {
             hard,
             node_limit,
             nodes: AtomicU64::new(0),
+            helpers_done: AtomicBool::new(false),
         }
     }
 
@@ -269,9 +270,6 @@ fn lmr(depth: i32, index: usize) -> i32 {
     table[depth.clamp(0, 63) as usize][index.min(63)]
 }
 
-/// A root move searched in parallel: the alpha it was searched with, its score and line.
-type ParallelResult<M> = (i32, i32, Vec<M>);
-
 struct RootMove<M> {
     m: M,
     score: i32,
@@ -282,6 +280,16 @@ struct RootMove<M> {
 struct Shared<'a> {
     control: &'a Control,
     tt: &'a TranspositionTable,
+    /// Helper threads also stop when the main thread is done.
+    is_helper: bool,
+}
+
+impl Shared<'_> {
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.control.is_stopped()
+            || (self.is_helper && self.control.helpers_done.load(Ordering::Relaxed))
+    }
 }
 
 impl<G: SearchGame> Worker<G> {
@@ -335,7 +343,7 @@ impl<G: SearchGame> Worker<G> {
     fn enter(&mut self, shared: &Shared, pos: &G, ply: usize) -> Option<i32> {
         self.pv[ply].clear();
         self.count_node(shared);
-        if shared.control.is_stopped() {
+        if shared.stopped() {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
@@ -416,7 +424,7 @@ impl<G: SearchGame> Worker<G> {
                 child.play_null();
                 let r = NULL_BASE + depth / NULL_DIVISOR;
                 let score = -self.negamax(shared, &child, depth - 1 - r, ply + 1, -beta, -beta + 1);
-                if shared.control.is_stopped() {
+                if shared.stopped() {
                     return 0;
                 }
                 if score >= beta {
@@ -495,7 +503,7 @@ impl<G: SearchGame> Worker<G> {
                     s
                 }
             };
-            if shared.control.is_stopped() {
+            if shared.stopped() {
                 return 0;
             }
             if score > best {
@@ -589,7 +597,7 @@ impl<G: SearchGame> Worker<G> {
             let mut child = *pos;
             child.play(m);
             let score = -self.quiescence(shared, &child, ply + 1, -beta, -alpha);
-            if shared.control.is_stopped() {
+            if shared.stopped() {
                 return 0;
             }
             if score > best {
@@ -630,7 +638,11 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         Searcher {
             root,
             limits,
-            shared: Shared { control, tt },
+            shared: Shared {
+                control,
+                tt,
+                is_helper: false,
+            },
             workers: (0..threads)
                 .map(|_| Mutex::new(Worker::new(&root, &[])))
                 .collect(),
@@ -650,11 +662,9 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         self
     }
 
+    /// The main thread's worker.
     fn worker(&self) -> std::sync::MutexGuard<'_, Worker<G>> {
-        let index = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
-        self.workers[index]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        self.workers[0].lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Searches one root move with the window (alpha, beta) by PVS; returns the
@@ -685,10 +695,9 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         (score, line)
     }
 
-    /// One pass over `moves` at `depth` with the window (alpha, beta). The first move
-    /// is searched alone; with more than one thread the rest go to the pool at once,
-    /// each with a null window around the best score so far. Returns the best score;
-    /// each root move's `score` is exact if it beat alpha, else `-INFINITY`.
+    /// One pass over `moves` at `depth` with the window (alpha, beta): the first move
+    /// with the full window, the rest by PVS. Returns the best score; each root move's
+    /// `score` is exact if it beat alpha, else `-INFINITY`.
     fn search_root(
         &self,
         moves: &mut [RootMove<G::Move>],
@@ -700,7 +709,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             return -INFINITY;
         };
         let (score, line) = self.search_root_move(first.m, depth, alpha, beta, true);
-        if self.shared.control.is_stopped() {
+        if self.shared.stopped() {
             return -INFINITY;
         }
         first.score = if score > alpha { score } else { -INFINITY };
@@ -712,53 +721,20 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         if score >= beta {
             return best;
         }
-        let rest = &mut moves[1..];
-        if self.threads == 1 {
-            for rm in rest.iter_mut() {
-                let (score, line) = self.search_root_move(rm.m, depth, alpha, beta, false);
-                if self.shared.control.is_stopped() {
-                    return best;
-                }
-                rm.score = -INFINITY;
-                if score > alpha {
-                    rm.score = score;
-                    rm.pv = line;
-                    alpha = score;
-                }
-                best = best.max(score);
-                if score >= beta {
-                    break;
-                }
+        for rm in moves[1..].iter_mut() {
+            let (score, line) = self.search_root_move(rm.m, depth, alpha, beta, false);
+            if self.shared.stopped() {
+                return best;
             }
-        } else {
-            let shared_alpha = AtomicI32::new(alpha);
-            let results: Vec<Option<ParallelResult<G::Move>>> = rest
-                .par_iter()
-                .map(|rm| {
-                    let a = shared_alpha.load(Ordering::Relaxed);
-                    if a >= beta || self.shared.control.is_stopped() {
-                        return None;
-                    }
-                    let (score, line) = self.search_root_move(rm.m, depth, a, beta, false);
-                    if self.shared.control.is_stopped() {
-                        return None;
-                    }
-                    shared_alpha.fetch_max(score, Ordering::Relaxed);
-                    Some((a, score, line))
-                })
-                .collect();
-            // A score above the alpha it was searched with is exact (or a lower bound
-            // at beta); one at or below it is only an upper bound.
-            for (rm, result) in rest.iter_mut().zip(results) {
-                rm.score = -INFINITY;
-                let Some((a, score, line)) = result else {
-                    continue;
-                };
-                if score > a {
-                    rm.score = score;
-                    rm.pv = line;
-                }
-                best = best.max(score);
+            rm.score = -INFINITY;
+            if score > alpha {
+                rm.score = score;
+                rm.pv = line;
+                alpha = score;
+            }
+            best = best.max(score);
+            if score >= beta {
+                break;
             }
         }
         best
@@ -766,7 +742,51 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
 
     /// Runs iterative deepening until a limit or `stop`, reporting each iteration through
     /// the callback. With nothing to search (no legal move) the result has no move.
+    ///
+    /// With more than one thread the search is "lazy SMP": helper threads on the rayon
+    /// pool search the same root, each by its own iterative deepening (odd helpers one
+    /// ply deeper), and share what they learn only through the transposition table;
+    /// the main thread alone reports and answers, and the helpers stop when it is done.
     pub fn run(&self) -> SearchResult<G::Move> {
+        if self.threads == 1 {
+            return self.run_main();
+        }
+        let mut result = None;
+        rayon::scope(|scope| {
+            for index in 1..self.threads {
+                scope.spawn(move |_| self.run_helper(index));
+            }
+            result = Some(self.run_main());
+            self.shared.control.helpers_done.store(true, Ordering::Relaxed);
+        });
+        let mut result = result.expect("the main search ran");
+        result.nodes = self.shared.control.nodes();
+        result
+    }
+
+    /// A helper thread's iterative deepening; its results reach the main thread
+    /// through the table only.
+    fn run_helper(&self, index: usize) {
+        let shared = Shared {
+            control: self.shared.control,
+            tt: self.shared.tt,
+            is_helper: true,
+        };
+        let mut w = self.workers[index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 1) as i32;
+        for depth in 1..=max_depth.min(MAX_PLY as i32 - 2) {
+            let depth = depth + (index % 2) as i32;
+            w.negamax(&shared, &self.root, depth, 0, -INFINITY, INFINITY);
+            if shared.stopped() {
+                break;
+            }
+        }
+        w.flush_nodes(&shared);
+    }
+
+    fn run_main(&self) -> SearchResult<G::Move> {
         let control = self.shared.control;
         self.shared.tt.new_search();
         let mut root_moves: Vec<RootMove<G::Move>> = self
@@ -806,9 +826,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             .clamp(1, MAX_PLY as u32 - 1);
         let mut previous = vec![0i32; multipv];
         'deepening: for depth in 1..=max_depth {
-            for w in &self.workers {
-                w.lock().unwrap_or_else(|e| e.into_inner()).seldepth = 0;
-            }
+            self.worker().seldepth = 0;
             for pv_index in 0..multipv.min(root_moves.len()) {
                 let centre = previous[pv_index];
                 let mut window = ASPIRATION_WINDOW;
@@ -882,11 +900,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 break;
             }
         }
-        for w in &self.workers {
-            w.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .flush_nodes(&self.shared);
-        }
+        self.worker().flush_nodes(&self.shared);
         // Infinite and ponder searches answer only after stop or ponderhit.
         while control.is_waiting() && !control.is_stopped() {
             std::thread::sleep(Duration::from_millis(1));
@@ -916,18 +930,13 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
         pv: &[G::Move],
     ) {
         let control = self.shared.control;
-        let seldepth = self
-            .workers
-            .iter()
-            .map(|w| w.lock().unwrap_or_else(|e| e.into_inner()).seldepth)
-            .max()
-            .unwrap_or(0) as u32;
+        // Helpers hold their workers while they search: the main thread's figures
+        // and the shared node count are what can be read without waiting.
+        let (seldepth, unflushed) = {
+            let w = self.worker();
+            (w.seldepth as u32, w.nodes % CHECK_INTERVAL)
+        };
         let time = control.elapsed();
-        let unflushed: u64 = self
-            .workers
-            .iter()
-            .map(|w| w.lock().unwrap_or_else(|e| e.into_inner()).nodes % CHECK_INTERVAL)
-            .sum();
         let nodes = control.nodes() + unflushed;
         (self.on_info)(&Info {
             depth,

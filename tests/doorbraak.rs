@@ -580,3 +580,40 @@ fn agrees_with_the_reference_along_random_games() {
     let start = Reference::from_fen(START_FEN);
     assert_eq!(perft(&Position::startpos(), 3), start.perft(3));
 }
+
+#[test]
+fn mangled_fens_and_moves_never_panic() {
+    let mut rng = Rng::new(99);
+    let alphabet: Vec<char> = "pPqQ0123456789/ wb-x".chars().collect();
+    let seeds = [
+        START_FEN,
+        "4p/1Q3/1Q3/P4/5/5/5/5/5 w",
+        "p4/5/PQQQP/5/PQ1QP/5/PQQQP/5/PQQQP w 1",
+    ];
+    for _ in 0..20_000 {
+        let mut fen: Vec<char> = seeds[rng.below(seeds.len())].chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(fen.len());
+            match rng.below(3) {
+                0 => fen[at] = alphabet[rng.below(alphabet.len())],
+                1 => fen.insert(at, alphabet[rng.below(alphabet.len())]),
+                _ => {
+                    fen.remove(at);
+                }
+            }
+        }
+        let fen: String = fen.into_iter().collect();
+        if let Ok(p) = Position::from_fen(&fen) {
+            assert_eq!(pos(&p.to_fen()), p, "{fen}");
+            for &m in p.legal_moves().iter() {
+                let _ = p.child(m).legal_moves();
+            }
+        }
+    }
+    let p = Position::startpos();
+    for text in [
+        "", "0", "00000", "a1", "a1a1", "e9e9", "a0b1", "z9a1", "b2a1x", "ä1b2",
+    ] {
+        assert!(p.parse_move(text).is_err(), "{text}");
+    }
+}

@@ -757,7 +757,10 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 scope.spawn(move |_| self.run_helper(index));
             }
             result = Some(self.run_main());
-            self.shared.control.helpers_done.store(true, Ordering::Relaxed);
+            self.shared
+                .control
+                .helpers_done
+                .store(true, Ordering::Relaxed);
         });
         let mut result = result.expect("the main search ran");
         result.nodes = self.shared.control.nodes();

@@ -18,10 +18,7 @@ case "$variant" in
   capture-only) fsv=btcap ;;
   *) echo "unknown variant $variant" >&2; exit 2 ;;
 esac
-if [ -z "${ENGINE:-}" ]; then
-  cargo build --release --quiet
-  ENGINE=target/release/breakthrough
-fi
+source scripts/engine-binary.sh
 mkdir -p "$out"
 "$ENGINE" match --variant "$variant" \
   --engine "cmd=$ENGINE name=breakthrough" \

@@ -7,10 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:?variant}; games=${2:?games}; tc=${3:?tc}; out=${4:-matches}
 shift $(( $# < 4 ? $# : 4 ))
-if [ -z "${ENGINE:-}" ]; then
-  cargo build --release --quiet
-  ENGINE=target/release/breakthrough
-fi
+source scripts/engine-binary.sh
 mkdir -p "$out"
 "$ENGINE" match --variant "$variant" \
   --engine "cmd=$ENGINE name=threads-2 option.Threads=2" \

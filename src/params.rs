@@ -23,10 +23,10 @@ pub mod eval {
     // END TUNED capture-only
 
     // Doorbraak, one weight per feature of `crate::eval::doorbraak`: stones, stones on
-    // relative ranks 1..=8, stacks, tempo.
+    // relative ranks 1..=8, stacks, loaded 8th and 7th rank squares, tempo.
     // BEGIN TUNED doorbraak
     pub const DOORBRAAK: [i32; crate::eval::doorbraak::FEATURES] =
-        [86, -43, -28, 7, 30, 54, 85, 79, 146, 56, 30];
+        [89, -42, -28, 11, 37, 61, 80, 78, 86, 59, 73, -6, 33];
     // END TUNED doorbraak
 }
 

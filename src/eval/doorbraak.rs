@@ -15,14 +15,20 @@ pub const STONES: usize = 0;
 /// Eight features: stones on relative ranks 1..=8.
 pub const ADVANCE: usize = 1;
 pub const STACKS: usize = 9;
-pub const TEMPO: usize = 10;
-pub const FEATURES: usize = 11;
+/// Squares of our 8th rank filled to capacity: one more stone from below wins.
+pub const LOADED_EIGHTH: usize = 10;
+/// Squares of our 7th rank filled to capacity under a stone of ours on the 8th.
+pub const LOADED_SEVENTH: usize = 11;
+pub const TEMPO: usize = 12;
+pub const FEATURES: usize = 13;
 
 /// (name, first feature, count) for the `eval` command.
-pub const GROUPS: [(&str, usize, usize); 4] = [
+pub const GROUPS: [(&str, usize, usize); 6] = [
     ("stones", STONES, 1),
     ("stones by rank", ADVANCE, 8),
     ("stacks", STACKS, 1),
+    ("loaded 8th rank", LOADED_EIGHTH, 1),
+    ("loaded 7th rank", LOADED_SEVENTH, 1),
     ("tempo", TEMPO, 1),
 ];
 
@@ -32,7 +38,8 @@ pub fn weights() -> &'static [i32; FEATURES] {
 
 /// Adds `sign` times `color`'s features to `f`.
 fn add_side(pos: &Position, color: Color, sign: i32, f: &mut [i32; FEATURES]) {
-    let mut squares = pos.occupied_by(color);
+    let own = pos.occupied_by(color);
+    let mut squares = own;
     let stacks = pos.stacks(color);
     while squares != 0 {
         let square = Square::from_index(squares.trailing_zeros() as u8);
@@ -46,6 +53,17 @@ fn add_side(pos: &Position, color: Color, sign: i32, f: &mut [i32; FEATURES]) {
         }
         if stones == 2 {
             f[STACKS] += sign;
+        }
+        if stones as u8 == square.capacity() {
+            let behind = match color {
+                Color::White => square.index() + 5,
+                Color::Black => square.index().wrapping_sub(5),
+            };
+            if rank == 8 {
+                f[LOADED_EIGHTH] += sign;
+            } else if rank == 7 && own & (1u64 << behind) != 0 {
+                f[LOADED_SEVENTH] += sign;
+            }
         }
     }
 }

@@ -50,6 +50,18 @@ pub enum StartingPoint {
     Fen(String),
 }
 
+impl StartingPoint {
+    /// The position this names in `variant`.
+    pub fn position(&self, variant: GameVariant) -> Result<AnyPosition, String> {
+        match self {
+            StartingPoint::StartPos => Ok(AnyPosition::startpos(variant)),
+            StartingPoint::Fen(fen) => {
+                AnyPosition::from_fen(fen, variant).map_err(|e| format!("bad FEN: {e}"))
+            }
+        }
+    }
+}
+
 /// A `go` command, parsed.
 #[derive(Clone, Debug, Default)]
 pub struct GoRequest {
@@ -138,19 +150,9 @@ impl Engine {
     /// position (so a later `go` cannot answer for a position the GUI did not mean).
     pub fn set_position(&mut self, start: StartingPoint, moves: &[&str]) -> Result<(), String> {
         self.settle();
-        let result = (|| {
-            let start = match start {
-                StartingPoint::StartPos => AnyPosition::startpos(self.options.variant),
-                StartingPoint::Fen(fen) => AnyPosition::from_fen(&fen, self.options.variant)
-                    .map_err(|e| format!("bad FEN: {e}"))?,
-            };
-            let mut game = GameHistory::new(start);
-            for (i, text) in moves.iter().enumerate() {
-                game.play_text(text)
-                    .map_err(|e| format!("move {} ({text}) refused: {e}", i + 1))?;
-            }
-            Ok(game)
-        })();
+        let result = start
+            .position(self.options.variant)
+            .and_then(|start| GameHistory::from_moves(start, moves));
         self.game = result.clone();
         result.map(|_| ())
     }
@@ -360,20 +362,7 @@ impl SearchJob {
             multipv: self.limits.multipv,
         };
         let on_info = &self.on_info;
-        let report = move |info: &Info<G::Move>| {
-            on_info(&Info {
-                depth: info.depth,
-                seldepth: info.seldepth,
-                multipv: info.multipv,
-                score: info.score,
-                bound: info.bound,
-                nodes: info.nodes,
-                nps: info.nps,
-                hashfull: info.hashfull,
-                time: info.time,
-                pv: info.pv.iter().map(|&m| wrap(m)).collect(),
-            })
-        };
+        let report = move |info: &Info<G::Move>| on_info(&info.map_moves(wrap));
         let result = self.pool.install(|| {
             Searcher::new(
                 root,
@@ -386,13 +375,7 @@ impl SearchJob {
             .with_game_history(&self.earlier)
             .run()
         });
-        (self.done)(SearchResult {
-            best: result.best.map(wrap),
-            ponder: result.ponder.map(wrap),
-            score: result.score,
-            depth: result.depth,
-            nodes: result.nodes,
-        });
+        (self.done)(result.map_moves(wrap));
     }
 }
 

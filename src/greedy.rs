@@ -8,31 +8,39 @@
 
 use std::io::Write;
 
-use crate::engine::StartingPoint;
 use crate::rules::Color;
-use crate::uci::parse_position;
+use crate::uci::{parse_position, parse_setoption};
 use crate::variant::{AnyMove, AnyPosition, GameHistory, GameVariant};
 
-/// Pieces and advancement of `color`: (pieces, sum of ranks counted from its side).
+/// Pieces of `color` and their advancement (the sum of their ranks counted from its side).
 fn material(pos: &AnyPosition, color: Color) -> (i32, i32) {
-    let fen = pos.to_fen();
-    let board = fen.split_whitespace().next().unwrap_or("");
-    let ranks: Vec<&str> = board.split('/').collect();
     let (mut pieces, mut advance) = (0, 0);
-    for (i, row) in ranks.iter().enumerate() {
-        let rank_from_white = (ranks.len() - i) as i32;
-        let relative = match color {
-            Color::White => rank_from_white,
-            Color::Black => ranks.len() as i32 + 1 - rank_from_white,
-        };
-        for ch in row.chars() {
-            let n = match (ch, color) {
-                ('P', Color::White) | ('p', Color::Black) => 1,
-                ('Q', Color::White) | ('q', Color::Black) => 2,
-                _ => 0,
-            };
-            pieces += n;
-            advance += n * relative;
+    match pos {
+        AnyPosition::Breakthrough(p) => {
+            let mut pawns = p.pawns(color);
+            while pawns != 0 {
+                let rank = (pawns.trailing_zeros() / 8) as i32;
+                pawns &= pawns - 1;
+                pieces += 1;
+                advance += match color {
+                    Color::White => rank,
+                    Color::Black => p.ranks() as i32 - 1 - rank,
+                };
+            }
+        }
+        AnyPosition::Doorbraak(p) => {
+            let mut squares = p.occupied_by(color);
+            while squares != 0 {
+                let square = crate::doorbraak::Square::from_index(squares.trailing_zeros() as u8);
+                squares &= squares - 1;
+                let stones = if p.stacks(color) & square.bit() != 0 {
+                    2
+                } else {
+                    1
+                };
+                pieces += stones;
+                advance += stones * square.relative_rank(color) as i32;
+            }
         }
     }
     (pieces, advance)
@@ -57,11 +65,16 @@ fn score(pos: &AnyPosition, m: AnyMove) -> i64 {
 }
 
 fn best_move(pos: &AnyPosition) -> Option<AnyMove> {
-    let moves = pos.legal_moves();
-    let best = moves.iter().map(|&m| score(pos, m)).max()?;
-    let ties: Vec<AnyMove> = moves
+    let scored: Vec<(AnyMove, i64)> = pos
+        .legal_moves()
         .into_iter()
-        .filter(|&m| score(pos, m) == best)
+        .map(|m| (m, score(pos, m)))
+        .collect();
+    let best = scored.iter().map(|&(_, s)| s).max()?;
+    let ties: Vec<AnyMove> = scored
+        .into_iter()
+        .filter(|&(_, s)| s == best)
+        .map(|(m, _)| m)
         .collect();
     let pick = (pos.hash().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize % ties.len();
     Some(ties[pick])
@@ -88,32 +101,27 @@ pub fn run() {
             Some("isready") => say("readyok"),
             Some("quit") => break,
             Some("setoption") => {
-                let name = words.iter().position(|w| *w == "value");
-                let is_variant = words
-                    .get(2)
-                    .is_some_and(|w| w.eq_ignore_ascii_case("UCI_Variant"));
-                match (is_variant, name.and_then(|i| words.get(i + 1))) {
-                    (true, Some(v)) => match v.parse::<GameVariant>() {
-                        Ok(v) => {
-                            variant = v;
-                            game = Ok(GameHistory::new(AnyPosition::startpos(v)));
-                        }
-                        Err(e) => say(&format!("info string error: {e}")),
-                    },
-                    _ => say("info string error: greedy has only the UCI_Variant option"),
+                let chosen = parse_setoption(&words[1..]).and_then(|(name, value)| {
+                    if !name.eq_ignore_ascii_case("UCI_Variant") {
+                        return Err(format!(
+                            "unknown option '{name}' (greedy has only UCI_Variant)"
+                        ));
+                    }
+                    value
+                        .ok_or("option UCI_Variant needs a value".to_string())?
+                        .parse::<GameVariant>()
+                });
+                match chosen {
+                    Ok(v) => {
+                        variant = v;
+                        game = Ok(GameHistory::new(AnyPosition::startpos(v)));
+                    }
+                    Err(e) => say(&format!("info string error: {e}")),
                 }
             }
             Some("position") => {
                 game = parse_position(&words[1..]).and_then(|(start, moves)| {
-                    let start = match start {
-                        StartingPoint::StartPos => AnyPosition::startpos(variant),
-                        StartingPoint::Fen(fen) => AnyPosition::from_fen(&fen, variant)?,
-                    };
-                    let mut g = GameHistory::new(start);
-                    for text in &moves {
-                        g.play_text(text)?;
-                    }
-                    Ok(g)
+                    GameHistory::from_moves(start.position(variant)?, &moves)
                 });
                 if let Err(e) = &game {
                     say(&format!("info string error: position refused: {e}"));

@@ -102,7 +102,7 @@ fn uci_text(engine: &Engine) -> String {
 }
 
 /// `setoption name <name words> [value <value words>]`.
-fn parse_setoption(words: &[&str]) -> Result<(String, Option<String>), String> {
+pub(crate) fn parse_setoption(words: &[&str]) -> Result<(String, Option<String>), String> {
     if words.first() != Some(&"name") {
         return Err("setoption needs 'name <option>'".into());
     }

@@ -233,6 +233,14 @@ impl AnyPosition {
         }
     }
 
+    /// True if `text` has the shape of a move of this rule set (legal here or not).
+    pub fn is_move_text(&self, text: &str) -> bool {
+        match self {
+            AnyPosition::Breakthrough(_) => rules::Move::from_uci(text).is_ok(),
+            AnyPosition::Doorbraak(_) => doorbraak::Move::from_uci(text).is_ok(),
+        }
+    }
+
     /// Checks that `m` is a legal move here.
     pub fn check_move(&self, m: AnyMove) -> Result<(), String> {
         match (self, m) {
@@ -347,6 +355,21 @@ impl GameHistory {
         self.current.play(m);
         self.moves.push(m);
         Ok(())
+    }
+
+    /// The game after `moves` (move texts) from `start`; the error names the first
+    /// move refused and why.
+    pub fn from_moves<S: AsRef<str>>(
+        start: AnyPosition,
+        moves: &[S],
+    ) -> Result<GameHistory, String> {
+        let mut game = GameHistory::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            let text = text.as_ref();
+            game.play_text(text)
+                .map_err(|e| format!("move {} ({text}) refused: {e}", i + 1))?;
+        }
+        Ok(game)
     }
 
     /// Plays move text after checking it.

@@ -276,12 +276,6 @@ impl Position {
         })
     }
 
-    /// True if `square` is on `color`'s 7th rank (stones of `color` there cannot be captured).
-    #[inline]
-    pub fn is_fortress(color: Color, square: Square) -> bool {
-        fortress(color) & square.bit() != 0
-    }
-
     /// The end of the game by the board alone, if it is over.
     pub fn ending(&self) -> Option<Ending> {
         for c in [self.side.opponent(), self.side] {
@@ -300,15 +294,7 @@ impl Position {
     /// True once the game has ended by the board: then there are no moves.
     #[inline]
     pub fn is_over(&self) -> bool {
-        let (w, b) = (
-            self.occupied_by(Color::White),
-            self.occupied_by(Color::Black),
-        );
-        w == 0
-            || b == 0
-            || w & goal(Color::White) != 0
-            || b & goal(Color::Black) != 0
-            || self.passes >= 2
+        self.ending().is_some()
     }
 
     /// Every legal move, the pass last; empty when the game is over.

@@ -55,14 +55,14 @@ fn add_side(pos: &Position, color: Color, sign: i32, f: &mut [i32; FEATURES]) {
             f[STACKS] += sign;
         }
         if stones as u8 == square.capacity() {
-            let behind = match color {
-                Color::White => square.index() + 5,
-                Color::Black => square.index().wrapping_sub(5),
-            };
             if rank == 8 {
                 f[LOADED_EIGHTH] += sign;
-            } else if rank == 7 && own & (1u64 << behind) != 0 {
-                f[LOADED_SEVENTH] += sign;
+            } else if rank == 7 {
+                let forward = if color == Color::White { 1 } else { -1 };
+                let ahead = Square::at(square.file() as i8, square.rank() as i8 + forward);
+                if ahead.is_some_and(|a| own & a.bit() != 0) {
+                    f[LOADED_SEVENTH] += sign;
+                }
             }
         }
     }

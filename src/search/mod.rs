@@ -198,6 +198,24 @@ pub struct Info<M> {
     pub pv: Vec<M>,
 }
 
+impl<M: Copy> Info<M> {
+    /// The same report with its moves converted.
+    pub fn map_moves<N>(&self, f: impl Fn(M) -> N) -> Info<N> {
+        Info {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.multipv,
+            score: self.score,
+            bound: self.bound,
+            nodes: self.nodes,
+            nps: self.nps,
+            hashfull: self.hashfull,
+            time: self.time,
+            pv: self.pv.iter().map(|&m| f(m)).collect(),
+        }
+    }
+}
+
 /// The answer of a finished search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -207,6 +225,19 @@ pub struct SearchResult<M> {
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
+}
+
+impl<M> SearchResult<M> {
+    /// The same answer with its moves converted.
+    pub fn map_moves<N>(self, f: impl Fn(M) -> N) -> SearchResult<N> {
+        SearchResult {
+            best: self.best.map(&f),
+            ponder: self.ponder.map(&f),
+            score: self.score,
+            depth: self.depth,
+            nodes: self.nodes,
+        }
+    }
 }
 
 /// Per-thread search state.
@@ -223,21 +254,27 @@ struct Worker<G: SearchGame> {
 }
 
 impl<G: SearchGame> Worker<G> {
-    /// `game` holds the hashes of the positions before the root, oldest first.
-    fn new(root: &G, game: &[u64]) -> Worker<G> {
-        let mut path = Vec::with_capacity(game.len() + MAX_PLY + 1);
-        path.extend_from_slice(game);
-        path.push(root.hash());
-        path.resize(game.len() + MAX_PLY + 1, 0);
-        Worker {
+    fn new(root: &G) -> Worker<G> {
+        let mut worker = Worker {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![[0; 4096]; 2],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             seldepth: 0,
-            path,
-            game_plies: game.len(),
-        }
+            path: Vec::new(),
+            game_plies: 0,
+        };
+        worker.set_game(root, &[]);
+        worker
+    }
+
+    /// `game` holds the hashes of the positions before the root, oldest first.
+    fn set_game(&mut self, root: &G, game: &[u64]) {
+        self.path.clear();
+        self.path.extend_from_slice(game);
+        self.path.push(root.hash());
+        self.path.resize(game.len() + MAX_PLY + 1, 0);
+        self.game_plies = game.len();
     }
 
     /// Records the node's hash on the path and says whether the same position with
@@ -644,7 +681,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
                 is_helper: false,
             },
             workers: (0..threads)
-                .map(|_| Mutex::new(Worker::new(&root, &[])))
+                .map(|_| Mutex::new(Worker::new(&root)))
                 .collect(),
             threads,
             on_info,
@@ -656,7 +693,9 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
     pub fn with_game_history(mut self, game: &[u64]) -> Self {
         if G::CAN_REPEAT {
             for w in &mut self.workers {
-                *w = Mutex::new(Worker::new(&self.root, game));
+                w.get_mut()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .set_game(&self.root, game);
             }
         }
         self

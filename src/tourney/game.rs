@@ -312,7 +312,8 @@ fn ask_move(
     }
     let text = match text {
         None => return Answer::Forfeit(ForfeitKind::NoBestmove, "bestmove without a move".into()),
-        Some(t) if t == "(none)" => {
+        // `0000` is the UCI null move: "no move", except in rule sets where it passes.
+        Some(t) if t == "(none)" || (t == "0000" && !game.position().is_move_text(&t)) => {
             return Answer::Forfeit(
                 ForfeitKind::NoBestmove,
                 format!("bestmove {t} with legal moves on the board"),
@@ -325,22 +326,11 @@ fn ask_move(
     let pos = game.position();
     match pos.parse_move(&text) {
         Ok(m) => Answer::Move(m, elapsed),
-        Err(_) if !looks_like_move(&text) => {
+        Err(_) if !pos.is_move_text(&text) => {
             Answer::Forfeit(ForfeitKind::Unparseable, format!("bestmove '{text}'"))
         }
         Err(e) => Answer::Forfeit(ForfeitKind::Illegal, format!("{text}: {e}")),
     }
-}
-
-/// Move text's shape: two squares (`a2a3`) or a pass (`0000`).
-fn looks_like_move(text: &str) -> bool {
-    let b = text.as_bytes();
-    text == "0000"
-        || (b.len() == 4
-            && b[0].is_ascii_lowercase()
-            && b[1].is_ascii_digit()
-            && b[2].is_ascii_lowercase()
-            && b[3].is_ascii_digit())
 }
 
 /// Plays one game; `slots[0]` plays White. Never hangs: every wait is bounded.

@@ -51,6 +51,10 @@ enum Command {
         /// Write the tuned weights into this params.rs instead of printing them.
         #[arg(long)]
         write: Option<String>,
+        /// Tune only the features FIRST-LAST (inclusive, 0-based); the others keep their
+        /// weights. For fitting new terms around an evaluation that already plays well.
+        #[arg(long, value_name = "FIRST-LAST", value_parser = parse_feature_range)]
+        only: Option<std::ops::RangeInclusive<usize>>,
         /// PGN files of games in this rule set.
         #[arg(required = true)]
         pgn: Vec<String>,
@@ -180,10 +184,27 @@ fn match_config(args: MatchArgs) -> Result<tourney::MatchConfig, String> {
     })
 }
 
+fn parse_feature_range(text: &str) -> Result<std::ops::RangeInclusive<usize>, String> {
+    let (first, last) = text
+        .split_once('-')
+        .ok_or_else(|| format!("expected FIRST-LAST, got '{text}'"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("'{t}' is not a feature index"))
+    };
+    let (first, last) = (number(first)?, number(last)?);
+    if first > last {
+        return Err(format!("empty range {first}-{last}"));
+    }
+    Ok(first..=last)
+}
+
 fn run_tune(
     variant: GameVariant,
     epochs: usize,
     write: Option<String>,
+    only: Option<std::ops::RangeInclusive<usize>>,
     pgn: &[String],
 ) -> Result<(), String> {
     use breakthrough::tune;
@@ -199,6 +220,18 @@ fn run_tune(
         ));
     }
     let initial = tune::current_weights(variant);
+    let free: Vec<bool> = match &only {
+        Some(range) if *range.end() >= initial.len() => {
+            return Err(format!(
+                "--only {}-{}: the {variant} evaluation has features 0-{}",
+                range.start(),
+                range.end(),
+                initial.len() - 1
+            ));
+        }
+        Some(range) => (0..initial.len()).map(|i| range.contains(&i)).collect(),
+        None => vec![true; initial.len()],
+    };
     let start: Vec<f64> = initial.iter().map(|&w| w as f64).collect();
     let k = tune::fit_k(&start, &samples);
     eprintln!(
@@ -206,7 +239,7 @@ fn run_tune(
         samples.len(),
         tune::loss(&start, &samples, k)
     );
-    let tuned = tune::tune(&initial, &samples, k, epochs, |epoch, loss| {
+    let tuned = tune::tune(&initial, &free, &samples, k, epochs, |epoch, loss| {
         eprintln!("epoch {epoch}: loss {loss:.6}")
     });
     let rounded: Vec<i32> = tuned.iter().map(|w| w.round() as i32).collect();
@@ -313,8 +346,9 @@ fn main() -> ExitCode {
             variant,
             epochs,
             write,
+            only,
             pgn,
-        }) => match run_tune(variant, epochs, write, &pgn) {
+        }) => match run_tune(variant, epochs, write, only, &pgn) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },

@@ -113,9 +113,11 @@ pub fn fit_k(weights: &[f64], samples: &[Sample]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Adam on the mean squared error; returns the tuned weights.
+/// Adam on the mean squared error; returns the tuned weights. Only the weights whose
+/// `free` flag is set move.
 pub fn tune(
     initial: &[i32],
+    free: &[bool],
     samples: &[Sample],
     k: f64,
     epochs: usize,
@@ -137,7 +139,7 @@ pub fn tune(
             }
         }
         let n = samples.len().max(1) as f64;
-        for i in 0..n_features {
+        for i in (0..n_features).filter(|&i| free[i]) {
             let gi = grad[i] / n;
             m[i] = beta1 * m[i] + (1.0 - beta1) * gi;
             v[i] = beta2 * v[i] + (1.0 - beta2) * gi * gi;
@@ -224,7 +226,20 @@ mod tests {
         }
         let zero = [0; eval::FEATURES];
         let before = loss(&zero.map(f64::from), &samples, 1.0);
-        let tuned = tune(&zero, &samples, 1.0, 200, |_, _| {});
+        let tuned = tune(
+            &zero,
+            &[true; eval::FEATURES],
+            &samples,
+            1.0,
+            200,
+            |_, _| {},
+        );
         assert!(loss(&tuned, &samples, 1.0) < before / 2.0);
+        // Frozen weights stay where they were.
+        let mut free = [false; eval::FEATURES];
+        free[eval::PST..eval::PST + 28].fill(true);
+        let partly = tune(&zero, &free, &samples, 1.0, 200, |_, _| {});
+        assert!(loss(&partly, &samples, 1.0) < before);
+        assert!(partly[eval::PST + 28..].iter().all(|&w| w == 0.0));
     }
 }

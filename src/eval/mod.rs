@@ -26,9 +26,18 @@ pub const RACE_THEIRS: usize = 38;
 pub const FREE_PAWNS: usize = 39;
 pub const THREAT_READY: usize = 40;
 pub const TEMPO: usize = 41;
+pub const UNCHALLENGED_3: usize = 42;
+pub const UNCHALLENGED_4: usize = 43;
+pub const LONE_STOPPER: usize = 44;
+pub const OUTNUMBERED: usize = 45;
+/// Seven features, distance to goal 1..=7, each counting pawns times the pawns already
+/// taken off the board: advancement gains weight as the board empties.
+pub const LATE_ADVANCE: usize = 46;
+pub const PHALANX: usize = 53;
+pub const HOLES: usize = 54;
 
 /// Names of the feature groups shown by the `eval` command: (name, first feature, count).
-pub const GROUPS: [(&str, usize, usize); 12] = [
+pub const GROUPS: [(&str, usize, usize); 19] = [
     ("pawns by square", PST, 28),
     ("home guard", HOME, 4),
     ("defended", DEFENDED, 1),
@@ -41,6 +50,13 @@ pub const GROUPS: [(&str, usize, usize); 12] = [
     ("free pawns", FREE_PAWNS, 1),
     ("threat ready", THREAT_READY, 1),
     ("tempo", TEMPO, 1),
+    ("unchallenged at 3", UNCHALLENGED_3, 1),
+    ("unchallenged at 4", UNCHALLENGED_4, 1),
+    ("one enemy in cone", LONE_STOPPER, 1),
+    ("outnumbered", OUTNUMBERED, 1),
+    ("late advancement", LATE_ADVANCE, 7),
+    ("side by side", PHALANX, 1),
+    ("holes", HOLES, 1),
 ];
 
 /// Squares from which an enemy pawn could ever stop a pawn on a square: the widening
@@ -82,13 +98,20 @@ pub fn weights(variant: Variant) -> &'static [i32; FEATURES] {
 /// Squares attacked by `color`'s pawns.
 #[inline]
 pub fn attacks(pos: &Position, color: Color) -> u64 {
+    let (left, right) = attacks_by_side(pos, color);
+    left | right
+}
+
+/// Squares attacked by `color`'s pawns from their left and from their right.
+#[inline]
+fn attacks_by_side(pos: &Position, color: Color) -> (u64, u64) {
     let g = pos.geometry();
     let p = pos.pawns(color);
-    let a = match color {
-        Color::White => ((p & g.not_first_file) << 7) | ((p & g.not_last_file) << 9),
-        Color::Black => ((p & g.not_first_file) >> 9) | ((p & g.not_last_file) >> 7),
+    let (left, right) = match color {
+        Color::White => ((p & g.not_first_file) << 7, (p & g.not_last_file) << 9),
+        Color::Black => ((p & g.not_first_file) >> 9, (p & g.not_last_file) >> 7),
     };
-    a & g.board
+    (left & g.board, right & g.board)
 }
 
 /// Moves from `square` to `color`'s goal rank.
@@ -135,11 +158,13 @@ fn side_walk<S: Sink>(
     pos: &Position,
     color: Color,
     sign: i32,
+    enemy_attacks: u64,
     sink: &mut S,
 ) -> (usize, Option<usize>, i32) {
     let files = pos.files() as u32;
     let ranks = pos.ranks();
     let enemies = pos.pawns(color.opponent());
+    let taken = (4 * files as i32 - pos.occupied().count_ones() as i32).max(0);
     let mut fastest = usize::MAX;
     let mut free = None;
     let mut free_count = 0;
@@ -152,12 +177,23 @@ fn side_walk<S: Sink>(
         let edge = file.min(files - 1 - file).min(3) as usize;
         if d >= 1 {
             sink.add(PST + (d.min(7) - 1) * 4 + edge, sign);
+            sink.add(LATE_ADVANCE + d.min(7) - 1, sign * taken);
         }
         if d + 1 == ranks as usize {
             sink.add(HOME + edge, sign);
         }
+        let unattacked = enemy_attacks & (1u64 << sq) == 0;
+        if d == 3 && unattacked {
+            sink.add(UNCHALLENGED_3, sign);
+        } else if d == 4 && unattacked {
+            sink.add(UNCHALLENGED_4, sign);
+        }
         fastest = fastest.min(d);
-        if CONES[color.index()][sq as usize] & enemies == 0 {
+        let stoppers = (CONES[color.index()][sq as usize] & enemies).count_ones();
+        if stoppers == 1 && d <= 4 {
+            sink.add(LONE_STOPPER, sign);
+        }
+        if stoppers == 0 {
             free_count += 1;
             if free.is_none_or(|f| d < f) {
                 free = Some(d);
@@ -172,12 +208,21 @@ fn side_walk<S: Sink>(
 pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     let them = us.opponent();
-    let (our_fastest, our_free, our_free_count) = side_walk(pos, us, 1, sink);
-    let (their_fastest, their_free, their_free_count) = side_walk(pos, them, -1, sink);
+    let (our_left, our_right) = attacks_by_side(pos, us);
+    let (their_left, their_right) = attacks_by_side(pos, them);
+    let our_attacks = our_left | our_right;
+    let their_attacks = their_left | their_right;
+    let (our_fastest, our_free, our_free_count) = side_walk(pos, us, 1, their_attacks, sink);
+    let (their_fastest, their_free, their_free_count) = side_walk(pos, them, -1, our_attacks, sink);
     let ours = pos.pawns(us);
     let theirs = pos.pawns(them);
-    let our_attacks = attacks(pos, us);
-    let their_attacks = attacks(pos, them);
+    // Attacked twice, defended once: the exchange on that square loses the pawn.
+    let (our_twice, their_twice) = (our_left & our_right, their_left & their_right);
+    sink.add(
+        OUTNUMBERED,
+        (ours & their_twice & our_attacks & !our_twice).count_ones() as i32
+            - (theirs & our_twice & their_attacks & !their_twice).count_ones() as i32,
+    );
     sink.add(
         DEFENDED,
         (ours & our_attacks).count_ones() as i32 - (theirs & their_attacks).count_ones() as i32,
@@ -221,6 +266,18 @@ pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
         (ours & our_two & !their_attacks).count_ones() as i32
             - (theirs & their_two & !our_attacks).count_ones() as i32,
     );
+    let side_by_side = |p: u64| (((p & g.not_last_file) << 1) & p).count_ones() as i32;
+    sink.add(PHALANX, side_by_side(ours) - side_by_side(theirs));
+    // Squares on a side's second and third ranks its pawns do not guard: where an
+    // enemy pawn can settle, one or two steps from the goal, and not be taken.
+    let holes = |color: Color, guarded: u64| {
+        let zone = match color {
+            Color::White => g.home[0] << 8,
+            Color::Black => g.home[1] >> 8,
+        };
+        (zone & g.board & !guarded).count_ones() as i32
+    };
+    sink.add(HOLES, holes(us, our_attacks) - holes(them, their_attacks));
     sink.add(TEMPO, 1);
 }
 
@@ -251,9 +308,9 @@ mod tests {
     fn start_is_balanced_and_symmetric() {
         let pos = Position::startpos(Variant::Breakthrough);
         assert_eq!(evaluate(&pos), weights(Variant::Breakthrough)[TEMPO]);
-        // Mirror: the same structure with colours swapped scores the same for the mover.
+        // Turned half a turn with colours swapped, a position scores the same for the mover.
         let a = Position::from_fen("pp6/8/8/3P4/8/8/8/6PP w", Variant::Breakthrough).unwrap();
-        let b = Position::from_fen("pp6/8/8/8/3p4/8/8/6PP b", Variant::Breakthrough).unwrap();
+        let b = Position::from_fen("pp6/8/8/8/4p3/8/8/6PP b", Variant::Breakthrough).unwrap();
         assert_eq!(features(&a), features(&b));
         assert_eq!(evaluate(&a), evaluate(&b));
     }
@@ -271,6 +328,23 @@ mod tests {
             evaluate(&pos),
             f.iter().zip(w).map(|(a, b)| a * b).sum::<i32>()
         );
+    }
+
+    #[test]
+    fn pawn_structure_terms() {
+        let f = |fen: &str| features(&Position::from_fen(fen, Variant::Breakthrough).unwrap());
+        // White's d5 has one black pawn (e7) in its cone; Black's a7 has none near.
+        assert_eq!(f("8/p3p3/8/3P4/8/8/8/8 w")[LONE_STOPPER], 1);
+        assert_eq!(f("8/p3p3/8/3P4/8/8/8/8 b")[LONE_STOPPER], -1);
+        assert_eq!(f("8/p2pp3/8/3P4/8/8/8/8 w")[LONE_STOPPER], 0);
+        // d4 is attacked by c5 and e5 and defended only by c3: outnumbered.
+        assert_eq!(f("8/8/8/2p1p3/3P4/2P5/8/8 w")[OUTNUMBERED], 1);
+        assert_eq!(f("8/8/8/2p1p3/3P4/2P1P3/8/8 w")[OUTNUMBERED], 0);
+        // Side by side: c3-d3-e3 is two pairs.
+        assert_eq!(f("8/8/8/8/8/2PPP3/8/8 w")[PHALANX], 2);
+        // Holes: the squares of a side's 2nd and 3rd ranks its pawns do not guard. a1..h1
+        // guard all of White's 2nd rank (8 holes left); a8 guards only b7 (15).
+        assert_eq!(f("p7/8/8/8/8/8/8/PPPPPPPP w")[HOLES], 8 - 15);
     }
 
     #[test]

@@ -208,17 +208,6 @@ fn run_tune(
     pgn: &[String],
 ) -> Result<(), String> {
     use breakthrough::tune;
-    let texts = pgn
-        .iter()
-        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let samples = tune::load_samples(&texts, variant)?;
-    if samples.len() < 100 {
-        return Err(format!(
-            "only {} usable positions: play more games",
-            samples.len()
-        ));
-    }
     let initial = tune::current_weights(variant);
     let free: Vec<bool> = match &only {
         Some(range) if *range.end() >= initial.len() => {
@@ -232,6 +221,17 @@ fn run_tune(
         Some(range) => (0..initial.len()).map(|i| range.contains(&i)).collect(),
         None => vec![true; initial.len()],
     };
+    let texts = pgn
+        .iter()
+        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let samples = tune::load_samples(&texts, variant)?;
+    if samples.len() < 100 {
+        return Err(format!(
+            "only {} usable positions: play more games",
+            samples.len()
+        ));
+    }
     let start: Vec<f64> = initial.iter().map(|&w| w as f64).collect();
     let k = tune::fit_k(&start, &samples);
     eprintln!(

@@ -67,6 +67,10 @@ fn bad_arguments_get_one_error_line() {
         &["perft", "--threads", "0", "2"],
         &["perft", "--bogus", "2"],
         &["frobnicate"],
+        &["tune", "--only", "5-2", "games.pgn"],
+        &["tune", "--only", "7", "games.pgn"],
+        &["tune", "--only", "0-999", "games.pgn"],
+        &["tune", "no-such-file.pgn"],
     ] {
         let o = run(args);
         let err = stderr(&o);

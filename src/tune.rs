@@ -124,6 +124,7 @@ pub fn tune(
     mut log: impl FnMut(usize, f64),
 ) -> Vec<f64> {
     let n_features = initial.len();
+    assert_eq!(free.len(), n_features, "one free flag per weight");
     let mut w: Vec<f64> = initial.iter().map(|&x| x as f64).collect();
     let (mut m, mut v) = (vec![0.0; n_features], vec![0.0; n_features]);
     let (rate, beta1, beta2) = (2.0, 0.9, 0.999);

@@ -51,6 +51,10 @@ pub trait SearchGame: Copy + Send + Sync + 'static {
     fn is_tactical(&self, m: Self::Move) -> bool;
     /// A move-ordering hint for tactical moves: higher first.
     fn tactical_order(&self, m: Self::Move) -> i32;
+    /// How many steps the moved piece still has to go to its goal after the move
+    /// (`u8::MAX` where the rules have no such distance). Steps close to the goal start
+    /// breakthroughs, so the search treats them as forcing.
+    fn steps_to_goal_after(&self, m: Self::Move) -> u8;
     /// Static evaluation from the side to move's view, in centipawns.
     fn evaluate(&self) -> i32;
     /// Move to a 12-bit code (for the table, killers and history) and back.
@@ -128,6 +132,15 @@ impl SearchGame for Position {
         let rank = m.to().rank() as i32;
         match self.side_to_move() {
             crate::rules::Color::White => 8 - rank,
+            crate::rules::Color::Black => rank,
+        }
+    }
+
+    #[inline]
+    fn steps_to_goal_after(&self, m: Move) -> u8 {
+        let rank = m.to().rank();
+        match self.side_to_move() {
+            crate::rules::Color::White => self.ranks() - 1 - rank,
             crate::rules::Color::Black => rank,
         }
     }
@@ -223,6 +236,12 @@ impl SearchGame for crate::doorbraak::Position {
     }
 
     #[inline]
+    fn steps_to_goal_after(&self, _m: Self::Move) -> u8 {
+        // Stacks explode and jump: no simple distance to the goal.
+        u8::MAX
+    }
+
+    #[inline]
     fn evaluate(&self) -> i32 {
         crate::eval::doorbraak::evaluate(self)
     }
@@ -240,5 +259,27 @@ impl SearchGame for crate::doorbraak::Position {
     #[inline]
     fn side_index(&self) -> usize {
         self.side_to_move().index()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn steps(fen: &str, mv: &str) -> u8 {
+        let pos = Position::from_fen(fen, Variant::Breakthrough).unwrap();
+        pos.steps_to_goal_after(pos.parse_move(mv).unwrap())
+    }
+
+    #[test]
+    fn steps_to_goal_count_from_each_side_and_board_size() {
+        let start = "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP";
+        assert_eq!(steps(&format!("{start} w"), "a2a3"), 5);
+        assert_eq!(steps(&format!("{start} b"), "h7h6"), 5);
+        assert_eq!(steps("4p3/8/8/2P5/8/8/8/4P3 w", "c5c6"), 2);
+        assert_eq!(steps("4p3/8/8/8/8/3p4/8/4P3 b", "d3c2"), 1);
+        // 5 ranks: a step from the middle rank leaves one step to go.
+        assert_eq!(steps("ppppp/ppppp/5/PPPPP/PPPPP w", "a2a3"), 2);
     }
 }

@@ -496,7 +496,7 @@ impl<G: SearchGame> Worker<G> {
             moves.swap(i, j);
             scores.swap(i, j);
             let m = moves[i];
-            let quiet = scores[i] < 1 << 27;
+            let quiet = scores[i] < 1 << 27 && pos.steps_to_goal_after(m) > APPROACH_STEPS;
             let mut child = *pos;
             child.play(m);
             let makes_threat = child.opponent_threatens_win();

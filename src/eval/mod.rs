@@ -35,9 +35,13 @@ pub const OUTNUMBERED: usize = 45;
 pub const LATE_ADVANCE: usize = 46;
 pub const PHALANX: usize = 53;
 pub const HOLES: usize = 54;
+/// Pawns two and three steps from the goal guarded by a pawn of their own: a
+/// breakthrough lodged with support.
+pub const SUPPORTED_2: usize = 55;
+pub const SUPPORTED_3: usize = 56;
 
 /// Names of the feature groups shown by the `eval` command: (name, first feature, count).
-pub const GROUPS: [(&str, usize, usize); 19] = [
+pub const GROUPS: [(&str, usize, usize); 21] = [
     ("pawns by square", PST, 28),
     ("home guard", HOME, 4),
     ("defended", DEFENDED, 1),
@@ -57,6 +61,8 @@ pub const GROUPS: [(&str, usize, usize); 19] = [
     ("late advancement", LATE_ADVANCE, 7),
     ("side by side", PHALANX, 1),
     ("holes", HOLES, 1),
+    ("supported at 2", SUPPORTED_2, 1),
+    ("supported at 3", SUPPORTED_3, 1),
 ];
 
 /// Squares from which an enemy pawn could ever stop a pawn on a square: the widening
@@ -158,6 +164,7 @@ fn side_walk<S: Sink>(
     pos: &Position,
     color: Color,
     sign: i32,
+    own_attacks: u64,
     enemy_attacks: u64,
     sink: &mut S,
 ) -> (usize, Option<usize>, i32) {
@@ -183,6 +190,13 @@ fn side_walk<S: Sink>(
             sink.add(HOME + edge, sign);
         }
         let unattacked = enemy_attacks & (1u64 << sq) == 0;
+        if own_attacks & (1u64 << sq) != 0 {
+            if d == 2 {
+                sink.add(SUPPORTED_2, sign);
+            } else if d == 3 {
+                sink.add(SUPPORTED_3, sign);
+            }
+        }
         if d == 3 && unattacked {
             sink.add(UNCHALLENGED_3, sign);
         } else if d == 4 && unattacked {
@@ -212,8 +226,10 @@ pub fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let (their_left, their_right) = attacks_by_side(pos, them);
     let our_attacks = our_left | our_right;
     let their_attacks = their_left | their_right;
-    let (our_fastest, our_free, our_free_count) = side_walk(pos, us, 1, their_attacks, sink);
-    let (their_fastest, their_free, their_free_count) = side_walk(pos, them, -1, our_attacks, sink);
+    let (our_fastest, our_free, our_free_count) =
+        side_walk(pos, us, 1, our_attacks, their_attacks, sink);
+    let (their_fastest, their_free, their_free_count) =
+        side_walk(pos, them, -1, their_attacks, our_attacks, sink);
     let ours = pos.pawns(us);
     let theirs = pos.pawns(them);
     // Attacked twice, defended once: the exchange on that square loses the pawn.
@@ -345,6 +361,11 @@ mod tests {
         // Holes: the squares of a side's 2nd and 3rd ranks its pawns do not guard. a1..h1
         // guard all of White's 2nd rank (8 holes left); a8 guards only b7 (15).
         assert_eq!(f("p7/8/8/8/8/8/8/PPPPPPPP w")[HOLES], 8 - 15);
+        // Supported: d6 (two steps) guarded by c5 and e5; c5 and e5 (three steps) by d4;
+        // Black's g3 (two steps from rank 1) guarded by h4.
+        let s = f("8/8/3P4/2P1P3/3P3p/6p1/8/8 w");
+        assert_eq!((s[SUPPORTED_2], s[SUPPORTED_3]), (1 - 1, 2));
+        assert_eq!(f("8/8/3P4/8/8/8/8/8 w")[SUPPORTED_2], 0);
     }
 
     #[test]

@@ -16,3 +16,4 @@ target/release/breakthrough match --variant "$variant" \
   --games "$games" --random-plies 10 --seed "$seed" --concurrency 2 --pgn "$pgn" | tail -4
 rm -f "$engine"
 target/release/breakthrough tune --variant "$variant" --write src/params.rs "$pgn"
+cargo fmt   # lay the written block out as rustfmt does, so `cargo fmt --check` stays clean

@@ -279,7 +279,7 @@ mod tests {
         assert_eq!(steps(&format!("{start} b"), "h7h6"), 5);
         assert_eq!(steps("4p3/8/8/2P5/8/8/8/4P3 w", "c5c6"), 2);
         assert_eq!(steps("4p3/8/8/8/8/3p4/8/4P3 b", "d3c2"), 1);
-        // 5 ranks: a step from the middle rank leaves one step to go.
+        // 5 ranks: a step onto the middle rank leaves two steps to go.
         assert_eq!(steps("ppppp/ppppp/5/PPPPP/PPPPP w", "a2a3"), 2);
     }
 }

@@ -41,7 +41,7 @@ pub mod search {
     pub const CHECK_INTERVAL: u64 = 1024;
     /// Plies added when the opponent threatens to win next move (like a check extension).
     pub const THREAT_EXTENSION: i32 = 1;
-    /// Quiet steps to this many steps from the goal are never reduced or pruned.
+    /// Quiet steps to within this many steps of the goal are never reduced or pruned.
     pub const APPROACH_STEPS: u8 = 2;
     /// Reverse futility pruning: up to this depth, a static eval this far above beta per ply cuts.
     pub const RFP_DEPTH: i32 = 6;

@@ -138,11 +138,7 @@ impl SearchGame for Position {
 
     #[inline]
     fn steps_to_goal_after(&self, m: Move) -> u8 {
-        let rank = m.to().rank();
-        match self.side_to_move() {
-            crate::rules::Color::White => self.ranks() - 1 - rank,
-            crate::rules::Color::Black => rank,
-        }
+        self.steps_to_goal(self.side_to_move(), m.to())
     }
 
     #[inline]

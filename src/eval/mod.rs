@@ -10,7 +10,7 @@ pub mod doorbraak;
 
 pub use crate::params::eval::FEATURES;
 use crate::params::eval::{BREAKTHROUGH, CAPTURE_ONLY};
-use crate::rules::{Color, Position, Variant};
+use crate::rules::{Color, Position, Square, Variant};
 
 /// Feature layout: 28 piece-square features (distance to goal 1..=7 x file distance
 /// from the nearer edge 0..=3), 4 home-rank guards by edge distance, then the rest.
@@ -120,16 +120,6 @@ fn attacks_by_side(pos: &Position, color: Color) -> (u64, u64) {
     (left & g.board, right & g.board)
 }
 
-/// Moves from `square` to `color`'s goal rank.
-#[inline]
-fn distance(ranks: u8, color: Color, square: u32) -> usize {
-    let rank = (square / 8) as usize;
-    match color {
-        Color::White => ranks as usize - 1 - rank,
-        Color::Black => rank,
-    }
-}
-
 /// Receives feature values as the evaluation walks over them.
 pub trait Sink {
     /// Adds `value` (a count, usually ours minus theirs) of feature `index`.
@@ -179,7 +169,7 @@ fn side_walk<S: Sink>(
     while bb != 0 {
         let sq = bb.trailing_zeros();
         bb &= bb - 1;
-        let d = distance(ranks, color, sq);
+        let d = pos.steps_to_goal(color, Square::from_index(sq as u8)) as usize;
         let file = sq % 8;
         let edge = file.min(files - 1 - file).min(3) as usize;
         if d >= 1 {

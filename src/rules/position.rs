@@ -253,6 +253,15 @@ impl Position {
         self.geometry.ranks
     }
 
+    /// Steps a pawn of `color` on `square` still has to go to its goal rank.
+    #[inline]
+    pub fn steps_to_goal(&self, color: Color, square: Square) -> u8 {
+        match color {
+            Color::White => self.geometry.ranks - 1 - square.rank(),
+            Color::Black => square.rank(),
+        }
+    }
+
     /// The pawns of one colour as a bitboard (bit `rank * 8 + file`).
     #[inline]
     pub fn pawns(&self, color: Color) -> u64 {

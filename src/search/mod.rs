@@ -496,11 +496,12 @@ impl<G: SearchGame> Worker<G> {
             moves.swap(i, j);
             scores.swap(i, j);
             let m = moves[i];
-            let quiet = scores[i] < 1 << 27 && pos.steps_to_goal_after(m) > APPROACH_STEPS;
+            // Quiet moves far from the goal are the ones pruning and reductions may touch.
+            let reducible = scores[i] < 1 << 27 && pos.steps_to_goal_after(m) > APPROACH_STEPS;
             let mut child = *pos;
             child.play(m);
             let makes_threat = child.opponent_threatens_win();
-            if quiet
+            if reducible
                 && !pv_node
                 && !threatened
                 && !makes_threat
@@ -513,7 +514,7 @@ impl<G: SearchGame> Worker<G> {
             let reduction = if depth >= LMR_MIN_DEPTH
                 && i >= LMR_MIN_MOVE
                 && !threatened
-                && quiet
+                && reducible
                 && !makes_threat
             {
                 (lmr(depth, i) - i32::from(pv_node)).clamp(0, depth - 2)

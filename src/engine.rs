@@ -248,6 +248,7 @@ impl Engine {
                 remaining: Duration::from_millis(t),
                 increment: Duration::from_millis(inc.unwrap_or(0)),
                 moves_to_go: request.movestogo,
+                moves_played: (game.moves.len() as u64 / 2).max(root.moves_made_at_least()),
             };
             let (s, h) = budget(clock, overhead);
             (soft, hard) = (Some(s), Some(h));

@@ -68,8 +68,11 @@ pub mod search {
 
 /// Time management.
 pub mod time {
-    /// Moves assumed to remain when the GUI gives no `movestogo`.
-    pub const DEFAULT_MOVES_TO_GO: u64 = 25;
+    /// Without `movestogo`, the moves assumed to remain are `GAME_MOVES` less the moves the
+    /// side to move has played in this game, but never fewer than `MIN_MOVES_TO_GO`: a
+    /// Breakthrough game lasts about 35 moves a side, and the middle game decides it.
+    pub const GAME_MOVES: u64 = 35;
+    pub const MIN_MOVES_TO_GO: u64 = 10;
     /// Share of the increment added to each move's budget, in percent.
     pub const INCREMENT_PERCENT: u64 = 80;
     /// Hard limit as a multiple of the soft budget.

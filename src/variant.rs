@@ -199,6 +199,16 @@ impl AnyPosition {
         each!(self, p => p.hash())
     }
 
+    /// Moves the side to move has made at least to reach this position, read from the
+    /// board alone (for the clock when a GUI sends a bare FEN): Breakthrough pawns only
+    /// step forward; Doorbraak stones move both ways, so it says nothing there.
+    pub fn moves_made_at_least(&self) -> u64 {
+        match self {
+            AnyPosition::Breakthrough(p) => p.moves_made_at_least(p.side_to_move()),
+            AnyPosition::Doorbraak(_) => 0,
+        }
+    }
+
     pub fn diagram(&self) -> String {
         each!(self, p => p.diagram())
     }

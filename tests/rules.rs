@@ -378,3 +378,37 @@ fn win_in_two_is_a_forced_win_in_three_plies() {
     }
     assert!(found > 20, "only {found} positions exercised");
 }
+
+#[test]
+fn moves_made_at_least_bounds_the_moves_of_random_games() {
+    let mut seed = 12345u64;
+    for variant in [Variant::Breakthrough, Variant::CaptureOnly] {
+        for _ in 0..50 {
+            let mut pos = Position::startpos(variant);
+            let mut made = [0u64; 2];
+            let mut captured = false;
+            loop {
+                let moves = pos.legal_moves();
+                if moves.as_slice().is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let m = moves.as_slice()[(seed >> 33) as usize % moves.as_slice().len()];
+                captured |= pos.is_capture(m);
+                made[pos.side_to_move().index()] += 1;
+                pos.try_play(m).unwrap();
+                for color in [Color::White, Color::Black] {
+                    let bound = pos.moves_made_at_least(color);
+                    assert!(bound <= made[color.index()], "{}", pos.to_fen());
+                    if !captured {
+                        // Nothing taken: only the first step of each pawn that began on
+                        // the first rank goes unseen.
+                        assert!(made[color.index()] <= bound + 8, "{}", pos.to_fen());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -262,6 +262,21 @@ impl Position {
         }
     }
 
+    /// Moves `color` has made at least to reach this position: every move steps one pawn
+    /// one rank forward, and a pawn beyond its side's second rank took a step for each rank
+    /// past it. Captured pawns' steps are not seen, so this is a lower bound.
+    pub fn moves_made_at_least(&self, color: Color) -> u64 {
+        let from_second_rank = self.geometry.ranks - 2;
+        let mut pawns = self.pawns(color);
+        let mut steps = 0;
+        while pawns != 0 {
+            let square = Square::from_index(pawns.trailing_zeros() as u8);
+            pawns &= pawns - 1;
+            steps += u64::from(from_second_rank.saturating_sub(self.steps_to_goal(color, square)));
+        }
+        steps
+    }
+
     /// The pawns of one colour as a bitboard (bit `rank * 8 + file`).
     #[inline]
     pub fn pawns(&self, color: Color) -> u64 {

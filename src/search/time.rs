@@ -10,6 +10,8 @@ pub struct Clock {
     pub remaining: Duration,
     pub increment: Duration,
     pub moves_to_go: Option<u64>,
+    /// Moves the side to move has played in this game so far (as far as the engine knows).
+    pub moves_played: u64,
 }
 
 /// (soft, hard): past `soft` no new iteration starts; at `hard` the search stops.
@@ -24,7 +26,11 @@ pub fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
     let usable = remaining.saturating_sub(overhead).max(1_000);
     let moves = clock
         .moves_to_go
-        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .unwrap_or_else(|| {
+            GAME_MOVES
+                .saturating_sub(clock.moves_played)
+                .max(MIN_MOVES_TO_GO)
+        })
         .clamp(1, 100);
     let ceiling = if moves == 1 {
         usable
@@ -55,6 +61,7 @@ mod tests {
                         remaining: ms(remaining),
                         increment: ms(inc),
                         moves_to_go: mtg,
+                        moves_played: 0,
                     };
                     let (soft, hard) = budget(clock, ms(10));
                     assert!(soft <= hard, "{clock:?}");
@@ -74,6 +81,7 @@ mod tests {
                 remaining: ms(10_000),
                 increment: ms(100),
                 moves_to_go: None,
+                moves_played: 0,
             },
             ms(10),
         );
@@ -82,6 +90,7 @@ mod tests {
                 remaining: ms(60_000),
                 increment: ms(100),
                 moves_to_go: None,
+                moves_played: 0,
             },
             ms(10),
         );
@@ -91,9 +100,31 @@ mod tests {
                 remaining: ms(10_000),
                 increment: ms(0),
                 moves_to_go: Some(1),
+                moves_played: 0,
             },
             ms(10),
         );
         assert!(last.0 > a.0);
+    }
+
+    #[test]
+    fn spends_more_per_move_in_the_middle_game() {
+        let at = |moves_played| {
+            budget(
+                Clock {
+                    remaining: ms(6_000),
+                    increment: ms(100),
+                    moves_to_go: None,
+                    moves_played,
+                },
+                ms(10),
+            )
+            .0
+        };
+        // Fewer moves remain, so the same clock buys more per move; the floor keeps a
+        // long game from spending it all on one move.
+        assert!(at(20) > at(0));
+        assert_eq!(at(40), at(100));
+        assert!(at(100) < ms(6_000) / 5);
     }
 }

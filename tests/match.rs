@@ -174,9 +174,11 @@ fn clock_accounting_with_increment() {
     assert!(wtimes.len() > 5);
     assert_eq!(wtimes[0], 2000);
     for pair in wtimes.windows(2) {
-        // +500 increment, minus ~100 ms thinking (plus process and pipe latency).
+        // +500 increment, minus ~100 ms thinking plus process and pipe latency, which on
+        // a loaded shared machine reached 100 ms more. A missing increment (about -100) or
+        // an undeducted think (500) still fails.
         let gained = pair[1] - pair[0];
-        assert!((300..=410).contains(&gained), "{wtimes:?}");
+        assert!((150..=410).contains(&gained), "{wtimes:?}");
     }
 }
 

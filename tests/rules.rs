@@ -381,7 +381,7 @@ fn win_in_two_is_a_forced_win_in_three_plies() {
 
 #[test]
 fn moves_made_at_least_bounds_the_moves_of_random_games() {
-    let mut seed = 12345u64;
+    let mut rng = common::Rng::new(12345);
     for variant in [Variant::Breakthrough, Variant::CaptureOnly] {
         for _ in 0..50 {
             let mut pos = Position::startpos(variant);
@@ -392,10 +392,7 @@ fn moves_made_at_least_bounds_the_moves_of_random_games() {
                 if moves.as_slice().is_empty() {
                     break;
                 }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let m = moves.as_slice()[(seed >> 33) as usize % moves.as_slice().len()];
+                let m = moves.as_slice()[rng.below(moves.as_slice().len())];
                 captured |= pos.is_capture(m);
                 made[pos.side_to_move().index()] += 1;
                 pos.try_play(m).unwrap();

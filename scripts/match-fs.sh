@@ -6,7 +6,8 @@
 # Writes OUTDIR/VARIANT.pgn and OUTDIR/VARIANT.json (OUTDIR defaults to matches/).
 # ENGINE=path plays that binary instead of building target/release/breakthrough (so a long
 # match can run from a copy while the tree changes); CONCURRENCY defaults to 2; THREADS
-# (default 1) is each engine's Threads option.
+# (default 1) is each engine's Threads option. INPUT_LOG=DIR logs what our engine is sent, one
+# file per engine process, for scripts/clock-use.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:?variant}; games=${2:?games}; tc=${3:?tc}; out=${4:-matches}
@@ -20,8 +21,15 @@ case "$variant" in
 esac
 source scripts/engine-binary.sh
 mkdir -p "$out"
+player=$ENGINE
+if [ -n "${INPUT_LOG:-}" ]; then
+  mkdir -p "$INPUT_LOG"
+  player=$(realpath "$INPUT_LOG")/engine.sh
+  printf '#!/bin/sh\ntee -a "%s/in.$$" | "%s"\n' "$(realpath "$INPUT_LOG")" "$(realpath "$ENGINE")" > "$player"
+  chmod +x "$player"
+fi
 "$ENGINE" match --variant "$variant" \
-  --engine "cmd=$ENGINE name=breakthrough" \
+  --engine "cmd=$player name=breakthrough" \
   --engine "cmd=$fs name=fairy-stockfish option.VariantPath=$ini option.UCI_Variant=$fsv" \
   --each "tc=$tc option.Threads=${THREADS:-1}" --games "$games" --random-plies 4 --concurrency "${CONCURRENCY:-2}" \
   --pgn "$out/$variant.pgn" --json "$out/$variant.json" "$@"

@@ -81,4 +81,14 @@ pub mod time {
     pub const MAX_SHARE_PERCENT: u64 = 40;
     /// A new iteration starts only while less than this share of the soft budget is used, in percent.
     pub const NEXT_ITERATION_PERCENT: u64 = 55;
+    /// From this depth, the share above is scaled by how settled the root is: by
+    /// `BEST_CHANGED_PERCENT` when the best move just changed, by `STABLE_PERCENT` once it
+    /// has held for `STABLE_ITERATIONS` iterations, and by `SCORE_DROP_PERCENT` when the
+    /// score fell by `SCORE_DROP` centipawns or more since the last iteration.
+    pub const STABILITY_MIN_DEPTH: u32 = 6;
+    pub const BEST_CHANGED_PERCENT: u64 = 160;
+    pub const STABLE_ITERATIONS: u32 = 4;
+    pub const STABLE_PERCENT: u64 = 70;
+    pub const SCORE_DROP: i32 = 30;
+    pub const SCORE_DROP_PERCENT: u64 = 140;
 }

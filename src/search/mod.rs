@@ -868,6 +868,7 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut previous = vec![0i32; multipv];
+        let mut stability = time::Stability::new();
         'deepening: for depth in 1..=max_depth {
             self.worker().seldepth = 0;
             for pv_index in 0..multipv.min(root_moves.len()) {
@@ -939,7 +940,8 @@ impl<'a, G: SearchGame> Searcher<'a, G> {
             {
                 break;
             }
-            if control.soft_limit_passed(crate::params::time::NEXT_ITERATION_PERCENT) {
+            let percent = stability.next_iteration_percent(depth, best.m, best.score);
+            if control.soft_limit_passed(percent) {
                 break;
             }
         }

@@ -1,7 +1,9 @@
-//! How long to think: soft and hard limits from the clock, the increment and `movestogo`.
+//! How long to think: soft and hard limits from the clock, the increment and `movestogo`,
+//! and when to start another iteration.
 
 use std::time::Duration;
 
+use super::is_decisive;
 use crate::params::time::*;
 
 /// The clock as `go` gives it, for the side to move.
@@ -44,9 +46,51 @@ pub fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
     (Duration::from_micros(soft), Duration::from_micros(hard))
 }
 
+/// How settled the root is, to spend less time when the best move holds and more
+/// when it changes or its score falls (the time a move needs varies far more than
+/// any fixed schedule can know).
+pub(crate) struct Stability<M> {
+    last: Option<(M, i32)>,
+    unchanged: u32,
+}
+
+impl<M: PartialEq + Copy> Stability<M> {
+    pub(crate) fn new() -> Self {
+        Stability {
+            last: None,
+            unchanged: 0,
+        }
+    }
+
+    /// Records this iteration's best move and score and returns the share of the soft
+    /// budget, in percent, before which another iteration may start.
+    pub(crate) fn next_iteration_percent(&mut self, depth: u32, best: M, score: i32) -> u64 {
+        let (changed, drop) = match self.last {
+            Some((m, s)) => (m != best, s.saturating_sub(score)),
+            None => (true, 0),
+        };
+        self.unchanged = if changed { 0 } else { self.unchanged + 1 };
+        self.last = Some((best, score));
+        if depth < STABILITY_MIN_DEPTH || is_decisive(score) {
+            return NEXT_ITERATION_PERCENT;
+        }
+        let mut percent = NEXT_ITERATION_PERCENT;
+        if changed {
+            percent = percent * BEST_CHANGED_PERCENT / 100;
+        } else if self.unchanged >= STABLE_ITERATIONS {
+            percent = percent * STABLE_PERCENT / 100;
+        }
+        if drop >= SCORE_DROP {
+            percent = percent * SCORE_DROP_PERCENT / 100;
+        }
+        percent
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::WIN;
 
     fn ms(x: u64) -> Duration {
         Duration::from_millis(x)
@@ -126,5 +170,33 @@ mod tests {
         assert!(at(20) > at(0));
         assert_eq!(at(40), at(100));
         assert!(at(100) < ms(6_000) / 5);
+    }
+
+    #[test]
+    fn more_time_when_the_best_move_changes_or_the_score_falls_less_when_it_holds() {
+        let mut s = Stability::new();
+        let d = STABILITY_MIN_DEPTH;
+        // Shallow iterations keep the plain share whatever happens.
+        assert_eq!(s.next_iteration_percent(1, 'a', 0), NEXT_ITERATION_PERCENT);
+        assert_eq!(
+            s.next_iteration_percent(2, 'b', -500),
+            NEXT_ITERATION_PERCENT
+        );
+        let changed = s.next_iteration_percent(d, 'c', -500);
+        assert!(changed > NEXT_ITERATION_PERCENT);
+        let held = s.next_iteration_percent(d + 1, 'c', -500);
+        assert_eq!(held, NEXT_ITERATION_PERCENT);
+        let falling = s.next_iteration_percent(d + 2, 'c', -500 - SCORE_DROP);
+        assert!(falling > held);
+        let mut settled = held;
+        for depth in d + 3..d + 3 + STABLE_ITERATIONS {
+            settled = s.next_iteration_percent(depth, 'c', -530);
+        }
+        assert!(settled < held);
+        // A proven result is not worth more time.
+        assert_eq!(
+            s.next_iteration_percent(d + 20, 'd', -WIN + 10),
+            NEXT_ITERATION_PERCENT
+        );
     }
 }

@@ -54,7 +54,7 @@ pub mod search {
     pub const LMR_MIN_DEPTH: i32 = 3;
     pub const LMR_MIN_MOVE: usize = 3;
     pub const LMR_BASE: f64 = 0.75;
-    pub const LMR_DIVISOR: f64 = 2.0;
+    pub const LMR_DIVISOR: f64 = 1.5;
     /// Internal iterative reduction: a node this deep without a table move loses a ply.
     pub const IIR_MIN_DEPTH: i32 = 5;
     /// Futility pruning: up to this depth, quiet moves are skipped when the static

@@ -72,6 +72,9 @@ def main():
     numbers = [int(a) for a in sys.argv[3:6]]
     first, last, movetime = numbers + [36, 62, 300][len(numbers):]
     want_won = sys.argv[6:7] == ["won"]
+    for command in (engine_path, FAIRY[0]):
+        if shutil.which(command) is None:
+            sys.exit(f"lost-positions: {command} is not an executable")
     ours, fairy = Engine([engine_path], []), Engine(FAIRY, FAIRY_OPTIONS)
     for headers, moves in games(pgn):
         we_are_white = headers["White"] == "breakthrough"

@@ -40,7 +40,7 @@ enum Command {
     },
     /// Play engines against each other, refereed: a match for two, a round robin for more.
     Match(MatchArgs),
-    /// Fit the evaluation weights to game results in PGN files (Texel tuning).
+    /// Fit the evaluation weights to game results in PGN files, or to labelled positions (Texel tuning).
     Tune {
         /// Rule set of the games (and of the weights tuned).
         #[arg(long, default_value = "breakthrough")]
@@ -55,7 +55,8 @@ enum Command {
         /// weights. For fitting new terms around an evaluation that already plays well.
         #[arg(long, value_name = "FIRST-LAST", value_parser = parse_feature_range)]
         only: Option<std::ops::RangeInclusive<usize>>,
-        /// PGN files of games in this rule set.
+        /// PGN files of games in this rule set, or labelled-position files (`FEN;target`
+        /// lines, target 0..=1 for the side to move).
         #[arg(required = true)]
         pgn: Vec<String>,
     },

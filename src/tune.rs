@@ -1,6 +1,9 @@
 //! Texel-style tuning: fit the evaluation weights to game results by logistic
 //! regression. Positions come from PGN files (self-play games from `breakthrough
-//! match`); each is labelled with its game's result from the side to move's view.
+//! match`), each labelled with its game's result from the side to move's view, or from
+//! labelled-position files: one `FEN;target` line per position, the target an expected
+//! score in 0..=1 for the side to move (e.g. a stronger engine's judgement, written by
+//! `scripts/fs-labels.py`).
 
 use crate::eval;
 use crate::game::SearchGame;
@@ -34,11 +37,16 @@ fn quiet_features(pos: &AnyPosition) -> Option<Vec<i32>> {
     }
 }
 
-/// Reads every game of the PGN texts and keeps the quiet positions of games decided
-/// by the rules: no win in one for the side to move and no threat against it.
+/// Reads every text, PGN (a text starting with a tag) or labelled positions, and keeps
+/// the quiet positions (no win in one for the side to move and no threat against it):
+/// of PGN, those of games decided by the rules.
 pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for text in texts {
+        if !text.trim_start().starts_with('[') {
+            load_labelled(text, variant, &mut samples)?;
+            continue;
+        }
         for game in pgn::read_games(text)? {
             if game
                 .tag("Termination")
@@ -75,6 +83,35 @@ pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample
         }
     }
     Ok(samples)
+}
+
+/// Reads `FEN;target` lines (blank lines and `#` comments skipped) into `samples`.
+fn load_labelled(
+    text: &str,
+    variant: GameVariant,
+    samples: &mut Vec<Sample>,
+) -> Result<(), String> {
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |why: String| format!("labelled positions, line {}: {why}", i + 1);
+        let (fen, target) = line
+            .rsplit_once(';')
+            .ok_or_else(|| bad("expected FEN;target".into()))?;
+        let result: f64 = target
+            .trim()
+            .parse()
+            .ok()
+            .filter(|t| (0.0..=1.0).contains(t))
+            .ok_or_else(|| bad(format!("target '{target}' is not a number in 0..=1")))?;
+        let pos = AnyPosition::from_fen(fen.trim(), variant).map_err(|e| bad(e.to_string()))?;
+        if let Some(features) = quiet_features(&pos) {
+            samples.push(Sample { features, result });
+        }
+    }
+    Ok(())
 }
 
 fn sigmoid(score: f64, k: f64) -> f64 {
@@ -207,6 +244,27 @@ mod tests {
         for v in GameVariant::ALL {
             let block = weights_block(v, &current_weights(v));
             assert!(replace_block(params, v, &block).is_ok(), "{v}");
+        }
+    }
+
+    #[test]
+    fn labelled_positions_load_and_bad_lines_are_named() {
+        let v = GameVariant::Breakthrough;
+        // Fairy-Stockfish's FEN form; a comment; a position where White wins in one (not quiet).
+        let text = "# from scripts/fs-labels.py\n\
+                    pppppppp/p1pppppp/1p6/8/8/P7/1PPPPPPP/PPPPPPPP w - - 2 2;0.55\n\
+                    \n\
+                    8/P7/8/8/8/8/8/p7 w;1\n";
+        let samples = load_samples(&[text.to_string()], v).unwrap();
+        assert_eq!(samples.len(), 1);
+        assert_eq!(samples[0].result, 0.55);
+        for (bad, says) in [
+            ("8/8/8/8/8/8/8/8 w 0.5", "line 1: expected FEN;target"),
+            ("8/P7/8/8/8/8/8/p7 w;1.5", "line 1: target '1.5'"),
+            ("# c\n8/P7/8/8/8/8/8/p7 q;0.5", "line 2:"),
+        ] {
+            let err = load_samples(&[bad.to_string()], v).err().unwrap();
+            assert!(err.contains(says), "{bad}: {err}");
         }
     }
 

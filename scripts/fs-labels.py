@@ -12,96 +12,66 @@ the games. `targets` fits the scale that maps those scores to the results (logis
 tuner does for our evaluation), and writes `FEN;target` lines with
 target = LAMBDA * result + (1 - LAMBDA) * 1 / (1 + 10^(-k * score / 400)).
 """
-import math
 import multiprocessing
-import os
 import re
-import shutil
-import subprocess
 import sys
 
-FS = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
-INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "fs-variants.ini")
+from uci_client import FAIRY, FAIRY_STANDARD, Engine, read_games
+
 MATE = 3000  # centipawns standing for a forced win or loss
+WHITE_SCORE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-def read_games(paths):
-    """(start FEN or None, moves, white's score) of every decided game."""
-    games = []
-    for path in paths:
-        text = open(path).read()
-        for block in re.split(r"\n\s*\n(?=\[)", text):
-            tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
-            result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tags.get("Result"))
-            if result is None or "forfeit" in tags.get("Termination", ""):
-                continue
-            body = re.sub(r"\[[^\]]*\]", "", block)
-            body = re.sub(r"\{[^}]*\}", "", body)
-            moves = [t for t in body.split() if re.fullmatch(r"[a-h][1-8][a-h][1-8]", t)]
-            games.append((tags.get("FEN"), moves, result))
-    return games
+def decided_games(paths):
+    """(start FEN or None, moves, white's score) of every game decided on the board."""
+    return [
+        (tags.get("FEN"), moves, WHITE_SCORE[tags["Result"]])
+        for path in paths
+        for tags, moves in read_games(path)
+        if tags.get("Result") in WHITE_SCORE and "forfeit" not in tags.get("Termination", "")
+    ]
 
 
-class Fs:
-    def __init__(self):
-        self.p = subprocess.Popen([FS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send(f"setoption name VariantPath value {os.path.realpath(INI)}")
-        self.send("setoption name UCI_Variant value btnmr")
-        self.send("setoption name Hash value 16")
-        self.sync()
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def sync(self):
-        self.send("isready")
-        while self.p.stdout.readline().strip() != "readyok":
-            pass
-
-    def fen_and_score(self, position, nodes):
-        self.send(position)
-        self.send("d")
-        fen = None
-        self.send("go nodes %d" % nodes)
-        score = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("fairy-stockfish exited")
-            if line.startswith("Fen: "):
-                fen = line[5:].strip()
-            m = re.search(r" score (cp|mate) (-?\d+)", line)
-            if m and " upperbound" not in line and " lowerbound" not in line:
-                v = int(m.group(2))
-                score = v if m.group(1) == "cp" else (MATE if v > 0 else -MATE)
-            if line.startswith("bestmove"):
-                return fen, score
+def fen_and_score(fs, position, nodes):
+    """Fairy-Stockfish's FEN of `position` and its score after `nodes` nodes (exact bounds only)."""
+    fs.send(position)
+    fs.send("d")
+    fs.send(f"go nodes {nodes}")
+    fen = score = None
+    for line in fs.read_until("bestmove"):
+        if line.startswith("Fen: "):
+            fen = line[5:].strip()
+        m = re.search(r" score (cp|mate) (-?\d+)", line)
+        if m and " upperbound" not in line and " lowerbound" not in line:
+            v = int(m.group(2))
+            score = v if m.group(1) == "cp" else (MATE if v > 0 else -MATE)
+    return fen, score
 
 
 def label_games(args):
     games, nodes, every = args
-    fs = Fs()
+    fs = Engine(FAIRY, FAIRY_STANDARD + [("Hash", 16)])
     out = []
     for start, moves, white in games:
         base = f"position fen {start}" if start else "position startpos"
         for ply in range(every - 1, len(moves), every):
-            pos = base + (" moves " + " ".join(moves[:ply]) if ply else "")
-            fen, score = fs.fen_and_score(pos, nodes)
+            fen, score = fen_and_score(fs, base + (" moves " + " ".join(moves[:ply]) if ply else ""), nodes)
             if fen is None or score is None:
                 continue
             result = white if fen.split()[1] == "w" else 1.0 - white
             out.append(f"{fen};{score};{result}")
         fs.send("ucinewgame")
-    fs.send("quit")
+    fs.quit()
     return out
 
 
 def label(out, nodes, every, pgns):
-    games = read_games(pgns)
+    Engine(FAIRY, FAIRY_STANDARD).quit()  # a missing engine fails here, in one line
+    games = decided_games(pgns)
     chunks = [games[i::16] for i in range(16)]
     with multiprocessing.Pool(2) as pool, open(out, "w") as f:
         for i, lines in enumerate(pool.imap_unordered(label_games, [(c, nodes, every) for c in chunks])):
-            f.write("\n".join(lines) + "\n")
+            f.writelines(line + "\n" for line in lines)
             f.flush()
             print(f"chunk {i + 1}/16: {len(lines)} positions", file=sys.stderr)
 
@@ -113,6 +83,8 @@ def sigmoid(score, k):
 def targets(raw, lam):
     rows = []
     for line in open(raw):
+        if not line.strip():
+            continue
         fen, score, result = line.strip().split(";")
         rows.append((fen, int(score), float(result)))
     def loss(k):

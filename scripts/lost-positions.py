@@ -9,60 +9,24 @@ position for MOVETIME_MS (default 300) with ENGINE and with Fairy-Stockfish (btn
 one line: round, ply, the move played, then each engine's score (side to move's view; a mate
 as +-10000 less its distance), depth and best move. Runs one search at a time.
 """
-import os
 import re
-import shutil
-import subprocess
 import sys
 
-FAIRY = [shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"]
-VARIANTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../shared/fs-variants.ini")
-FAIRY_OPTIONS = [("VariantPath", os.path.normpath(VARIANTS)), ("UCI_Variant", "btnmr")]
+from uci_client import FAIRY, FAIRY_STANDARD, Engine, read_games
 
 
-def games(path):
-    """(headers, moves) of each game of a PGN file."""
-    for text in open(path).read().split("[Event ")[1:]:
-        headers = dict(re.findall(r'\[(\w+) "([^"]*)"\]', text))
-        body = re.sub(r"\{[^}]*\}", "", text.split("\n\n", 1)[1])
-        yield headers, [t for t in body.split() if re.fullmatch(r"[a-h][1-8][a-h][1-8]", t)]
-
-
-class Engine:
-    def __init__(self, command, options):
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.read_until("readyok")
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-
-    def read_until(self, prefix):
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit(f"lost-positions: engine {self.process.args[0]} closed its output")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def search(self, moves, movetime):
-        """(score, depth, best move) of the last completed iteration."""
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go movetime {movetime}")
-        lines = self.read_until("bestmove")
-        score = depth = None
-        for line in lines:
-            m = re.search(r"depth (\d+) .*score (cp|mate) (-?\d+)", line)
-            if m:
-                depth, value = int(m.group(1)), int(m.group(3))
-                score = value if m.group(2) == "cp" else (10000 - abs(value)) * (1 if value > 0 else -1)
-        return score, depth, lines[-1].split()[1]
+def search(engine, moves, movetime):
+    """(score, depth, best move) of the last completed iteration."""
+    engine.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+    engine.send(f"go movetime {movetime}")
+    lines = engine.read_until("bestmove")
+    score = depth = None
+    for line in lines:
+        m = re.search(r"depth (\d+) .*score (cp|mate) (-?\d+)", line)
+        if m:
+            depth, value = int(m.group(1)), int(m.group(3))
+            score = value if m.group(2) == "cp" else (10000 - abs(value)) * (1 if value > 0 else -1)
+    return score, depth, lines[-1].split()[1]
 
 
 def main():
@@ -72,18 +36,15 @@ def main():
     numbers = [int(a) for a in sys.argv[3:6]]
     first, last, movetime = numbers + [36, 62, 300][len(numbers):]
     want_won = sys.argv[6:7] == ["won"]
-    for command in (engine_path, FAIRY[0]):
-        if shutil.which(command) is None:
-            sys.exit(f"lost-positions: {command} is not an executable")
-    ours, fairy = Engine([engine_path], []), Engine(FAIRY, FAIRY_OPTIONS)
-    for headers, moves in games(pgn):
+    ours, fairy = Engine(engine_path), Engine(FAIRY, FAIRY_STANDARD)
+    for headers, moves in read_games(pgn):
         we_are_white = headers["White"] == "breakthrough"
         if ((headers["Result"] == "1-0") == we_are_white) != want_won:
             continue
         for ply in range(first, min(last, len(moves))):
             if (ply % 2 == 0) != we_are_white:
                 continue
-            a, b = ours.search(moves[:ply], movetime), fairy.search(moves[:ply], movetime)
+            a, b = search(ours, moves[:ply], movetime), search(fairy, moves[:ply], movetime)
             print(
                 f"round {headers['Round']} ply {ply} played {moves[ply]}"
                 f" | ours {a[0]} depth {a[1]} {a[2]} | fairy {b[0]} depth {b[1]} {b[2]}",

@@ -149,6 +149,9 @@ impl Sink for Features {
 }
 
 /// Per-side facts the race needs: (fastest pawn, fastest pawn no enemy can stop, free pawns).
+///
+/// Counts by rank and file class with bit masks rather than pawn by pawn: this is the
+/// hottest part of the evaluation, and the masks avoid a branch per pawn and feature.
 #[inline]
 fn side_walk<S: Sink>(
     pos: &Position,
@@ -158,42 +161,51 @@ fn side_walk<S: Sink>(
     enemy_attacks: u64,
     sink: &mut S,
 ) -> (usize, Option<usize>, i32) {
-    let files = pos.files() as u32;
-    let ranks = pos.ranks();
+    let g = pos.geometry();
+    let ranks = g.ranks as usize;
+    let pawns = pos.pawns(color);
     let enemies = pos.pawns(color.opponent());
-    let taken = (4 * files as i32 - pos.occupied().count_ones() as i32).max(0);
-    let mut fastest = usize::MAX;
+    let taken = (4 * g.files as i32 - pos.occupied().count_ones() as i32).max(0);
+    // The squares `d` steps from `color`'s goal (none off the board).
+    let at = |d: usize| match (color, d < ranks) {
+        (_, false) => 0,
+        (Color::White, true) => g.rank[ranks - 1 - d],
+        (Color::Black, true) => g.rank[d],
+    };
+    let count = |bb: u64| sign * bb.count_ones() as i32;
+    for d in 1..ranks {
+        let on = pawns & at(d);
+        if on == 0 {
+            continue;
+        }
+        for (edge, &files) in g.edge.iter().enumerate() {
+            sink.add(PST + (d - 1) * 4 + edge, count(on & files));
+            if d + 1 == ranks {
+                sink.add(HOME + edge, count(on & files));
+            }
+        }
+        sink.add(LATE_ADVANCE + d - 1, count(on) * taken);
+    }
+    sink.add(SUPPORTED_2, count(pawns & at(2) & own_attacks));
+    sink.add(SUPPORTED_3, count(pawns & at(3) & own_attacks));
+    sink.add(UNCHALLENGED_3, count(pawns & at(3) & !enemy_attacks));
+    sink.add(UNCHALLENGED_4, count(pawns & at(4) & !enemy_attacks));
+    let fastest = match (pawns, color) {
+        (0, _) => usize::MAX,
+        (_, Color::White) => ranks - 1 - (63 - pawns.leading_zeros() as usize) / 8,
+        (_, Color::Black) => pawns.trailing_zeros() as usize / 8,
+    };
     let mut free = None;
     let mut free_count = 0;
-    let mut bb = pos.pawns(color);
+    let mut bb = pawns;
     while bb != 0 {
         let sq = bb.trailing_zeros();
         bb &= bb - 1;
-        let d = pos.steps_to_goal(color, Square::from_index(sq as u8)) as usize;
-        let file = sq % 8;
-        let edge = file.min(files - 1 - file).min(3) as usize;
-        if d >= 1 {
-            sink.add(PST + (d.min(7) - 1) * 4 + edge, sign);
-            sink.add(LATE_ADVANCE + d.min(7) - 1, sign * taken);
-        }
-        if d + 1 == ranks as usize {
-            sink.add(HOME + edge, sign);
-        }
-        let unattacked = enemy_attacks & (1u64 << sq) == 0;
-        if own_attacks & (1u64 << sq) != 0 {
-            if d == 2 {
-                sink.add(SUPPORTED_2, sign);
-            } else if d == 3 {
-                sink.add(SUPPORTED_3, sign);
-            }
-        }
-        if d == 3 && unattacked {
-            sink.add(UNCHALLENGED_3, sign);
-        } else if d == 4 && unattacked {
-            sink.add(UNCHALLENGED_4, sign);
-        }
-        fastest = fastest.min(d);
         let stoppers = (CONES[color.index()][sq as usize] & enemies).count_ones();
+        if stoppers > 1 {
+            continue;
+        }
+        let d = pos.steps_to_goal(color, Square::from_index(sq as u8)) as usize;
         if stoppers == 1 && d <= 4 {
             sink.add(LONE_STOPPER, sign);
         }
@@ -356,6 +368,95 @@ mod tests {
         let s = f("8/8/3P4/2P1P3/3P3p/6p1/8/8 w");
         assert_eq!((s[SUPPORTED_2], s[SUPPORTED_3]), (1 - 1, 2));
         assert_eq!(f("8/8/3P4/8/8/8/8/8 w")[SUPPORTED_2], 0);
+    }
+
+    /// The per-pawn features counted pawn by pawn, the plain way: the reference the
+    /// mask-based `side_walk` must match.
+    fn per_pawn_reference(pos: &Position) -> [i32; FEATURES] {
+        let mut f = [0; FEATURES];
+        let us = pos.side_to_move();
+        let files = pos.files() as u32;
+        let taken = (4 * files as i32 - pos.occupied().count_ones() as i32).max(0);
+        let mut race = [(usize::MAX, usize::MAX, 0); 2];
+        for (color, sign) in [(us, 1), (us.opponent(), -1)] {
+            let (own, enemy) = (attacks(pos, color), attacks(pos, color.opponent()));
+            for sq in 0..64u8 {
+                if pos.pawns(color) & (1u64 << sq) == 0 {
+                    continue;
+                }
+                let d = pos.steps_to_goal(color, Square::from_index(sq)) as usize;
+                let file = sq as u32 % 8;
+                let edge = file.min(files - 1 - file).min(3) as usize;
+                f[PST + (d - 1) * 4 + edge] += sign;
+                f[LATE_ADVANCE + d - 1] += sign * taken;
+                if d + 1 == pos.ranks() as usize {
+                    f[HOME + edge] += sign;
+                }
+                let (defended, attacked) = (own >> sq & 1 == 1, enemy >> sq & 1 == 1);
+                f[SUPPORTED_2] += sign * (d == 2 && defended) as i32;
+                f[SUPPORTED_3] += sign * (d == 3 && defended) as i32;
+                f[UNCHALLENGED_3] += sign * (d == 3 && !attacked) as i32;
+                f[UNCHALLENGED_4] += sign * (d == 4 && !attacked) as i32;
+                let stoppers =
+                    (CONES[color.index()][sq as usize] & pos.pawns(color.opponent())).count_ones();
+                f[LONE_STOPPER] += sign * (stoppers == 1 && d <= 4) as i32;
+                let r = &mut race[(sign < 0) as usize];
+                r.0 = r.0.min(d);
+                if stoppers == 0 {
+                    r.1 = r.1.min(d);
+                    r.2 += 1;
+                }
+            }
+        }
+        let ([ours, theirs], free) = (race, |d: usize| d != usize::MAX);
+        f[FREE_PAWNS] = ours.2 - theirs.2;
+        f[RACE_OURS] = (free(ours.1) && ours.1 <= theirs.0) as i32;
+        f[RACE_THEIRS] = (f[RACE_OURS] == 0 && free(theirs.1) && theirs.1 < ours.0) as i32;
+        f
+    }
+
+    #[test]
+    fn mask_walk_matches_the_per_pawn_reference() {
+        let per_pawn = [
+            PST..PST + 28,
+            HOME..HOME + 4,
+            LATE_ADVANCE..LATE_ADVANCE + 7,
+        ]
+        .into_iter()
+        .flatten()
+        .chain([
+            SUPPORTED_2,
+            SUPPORTED_3,
+            UNCHALLENGED_3,
+            UNCHALLENGED_4,
+            LONE_STOPPER,
+            FREE_PAWNS,
+            RACE_OURS,
+            RACE_THEIRS,
+        ])
+        .collect::<Vec<_>>();
+        let mut rng = crate::tourney::openings::SplitMix::new(7);
+        let mut checked = 0;
+        for (files, ranks) in [(8, 8), (8, 8), (5, 6), (3, 4), (6, 5), (7, 8)] {
+            for variant in [Variant::Breakthrough, Variant::CaptureOnly] {
+                let row = |c: &str| c.repeat(files);
+                let mut rows = vec![row("p"), row("p")];
+                rows.extend((0..ranks - 4).map(|_| files.to_string()));
+                rows.extend([row("P"), row("P")]);
+                let mut pos =
+                    Position::from_fen(&format!("{} w", rows.join("/")), variant).unwrap();
+                while pos.outcome().is_none() {
+                    let (got, want) = (features(&pos), per_pawn_reference(&pos));
+                    for &i in &per_pawn {
+                        assert_eq!(got[i], want[i], "feature {i} of {}", pos.to_fen());
+                    }
+                    checked += 1;
+                    let moves = pos.legal_moves();
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(checked > 300, "only {checked} positions checked");
     }
 
     #[test]

@@ -21,6 +21,11 @@ pub struct Geometry {
     pub goal: [u64; 2],
     /// Each colour's two starting ranks.
     pub home: [u64; 2],
+    /// Each rank's squares, from the first rank up (empty past the last rank).
+    pub rank: [u64; 8],
+    /// Squares by distance of their file from the nearer edge file, 0..=3 (3 also
+    /// holds the files farther in): the evaluation's file classes.
+    pub edge: [u64; 4],
 }
 
 const fn rank_mask(files: u8, rank: u8) -> u64 {
@@ -31,12 +36,26 @@ const fn build(files: u8, ranks: u8) -> Geometry {
     let mut board = 0u64;
     let mut first_file = 0u64;
     let mut last_file = 0u64;
+    let mut rank = [0u64; 8];
     let mut r = 0;
     while r < ranks {
+        rank[r as usize] = rank_mask(files, r);
         board |= rank_mask(files, r);
         first_file |= 1u64 << (8 * r as u32);
         last_file |= 1u64 << (8 * r as u32 + files as u32 - 1);
         r += 1;
+    }
+    let mut edge = [0u64; 4];
+    let mut f = 0;
+    while f < files {
+        let near = if f < files - 1 - f { f } else { files - 1 - f };
+        let class = if near < 3 { near } else { 3 } as usize;
+        let mut r = 0;
+        while r < ranks {
+            edge[class] |= 1u64 << (8 * r as u32 + f as u32);
+            r += 1;
+        }
+        f += 1;
     }
     Geometry {
         files,
@@ -49,6 +68,8 @@ const fn build(files: u8, ranks: u8) -> Geometry {
             rank_mask(files, 0) | rank_mask(files, 1),
             rank_mask(files, ranks - 1) | rank_mask(files, ranks - 2),
         ],
+        rank,
+        edge,
     }
 }
 
@@ -102,6 +123,18 @@ mod tests {
                 );
             }
         }
+        for g in GEOMETRIES.iter().flatten() {
+            // Ranks and edge classes each split the board without overlap.
+            assert_eq!(g.rank.iter().fold(0, |a, r| a | r), g.board);
+            assert_eq!(g.edge.iter().fold(0, |a, e| a | e), g.board);
+            let sizes = |m: &[u64]| m.iter().map(|b| b.count_ones()).sum::<u32>();
+            assert_eq!(sizes(&g.rank), g.board.count_ones());
+            assert_eq!(sizes(&g.edge), g.board.count_ones());
+        }
+        // On 8 files: a/h, b/g, c/f, d/e.
+        let g = Geometry::standard();
+        assert_eq!(g.edge[0] & g.rank[0], 0b1000_0001);
+        assert_eq!(g.edge[3] & g.rank[0], 0b0001_1000);
         assert!(Geometry::get(2, 5).is_none());
         assert!(Geometry::get(5, 9).is_none());
         assert!(Geometry::get(5, 3).is_none());

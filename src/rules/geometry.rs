@@ -40,7 +40,7 @@ const fn build(files: u8, ranks: u8) -> Geometry {
     let mut r = 0;
     while r < ranks {
         rank[r as usize] = rank_mask(files, r);
-        board |= rank_mask(files, r);
+        board |= rank[r as usize];
         first_file |= 1u64 << (8 * r as u32);
         last_file |= 1u64 << (8 * r as u32 + files as u32 - 1);
         r += 1;

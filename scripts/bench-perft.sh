@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
-fs=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+source scripts/fairy-stockfish.sh
+fs=$FS
 cargo build --release --quiet
 ours=target/release/breakthrough
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/fs-perft.txt: perft counts computed by Fairy-Stockfish,
-# an independent implementation, for boards and positions the shared oracle lacks.
+# an independent implementation, for boards and positions tests/data/perft-oracle.json lacks.
 # Usage: scripts/fs-perft.sh [path to fairy-stockfish]   (apt-get install fairy-stockfish)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fs=${1:-$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)}
+FAIRY_STOCKFISH=${1:-${FAIRY_STOCKFISH:-}}
+source scripts/fairy-stockfish.sh
+fs=$FS
 ini=$(mktemp)
 trap 'rm -f "$ini"' EXIT
 # btcap and btnmr first: the size variants below inherit from them.
-cat ../shared/fs-variants.ini tests/data/fs-sizes.ini >"$ini"
+cat "$FS_VARIANTS" scripts/fs-sizes.ini >"$ini"
 
 # Each case: our variant | Fairy-Stockfish variant | FEN (empty: its start) | depth
 cases=(

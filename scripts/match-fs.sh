@@ -12,8 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:?variant}; games=${2:?games}; tc=${3:?tc}; out=${4:-matches}
 shift $(( $# < 4 ? $# : 4 ))
-fs=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
-ini=$(realpath ../shared/fs-variants.ini)
+source scripts/fairy-stockfish.sh
+fs=$FS
+ini=$FS_VARIANTS
 case "$variant" in
   breakthrough) fsv=btnmr ;;
   capture-only) fsv=btcap ;;

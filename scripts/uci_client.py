@@ -5,10 +5,8 @@ import shutil
 import subprocess
 import sys
 
-FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
-VARIANTS = os.path.normpath(
-    os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../shared/fs-variants.ini")
-)
+FAIRY = os.environ.get("FAIRY_STOCKFISH") or shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
+VARIANTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fs-variants.ini")
 # Standard rules without Fairy-Stockfish's 50-move draw.
 FAIRY_STANDARD = [("VariantPath", VARIANTS), ("UCI_Variant", "btnmr")]
 
@@ -26,7 +24,8 @@ class Engine:
 
     def __init__(self, command, options=()):
         if shutil.which(command) is None:
-            sys.exit(f"{os.path.basename(sys.argv[0])}: {command} is not an executable")
+            hint = " (install it: apt-get install fairy-stockfish)" if command == FAIRY else ""
+            sys.exit(f"{os.path.basename(sys.argv[0])}: {command} is not an executable{hint}")
         self.process = subprocess.Popen(
             [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )

@@ -32,7 +32,7 @@ fn expected(plies: i32) -> Score {
 
 fn check_suite(threads: usize, step: usize) {
     let text =
-        std::fs::read_to_string(common::shared_dir().join("suites/forced-wins.epd")).unwrap();
+        std::fs::read_to_string(common::data_dir().join("forced-wins.epd")).unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();
     for line in text

@@ -1,4 +1,4 @@
-//! Perft against independent implementations: the shared oracle (Fairy-Stockfish,
+//! Perft against independent implementations: tests/data/perft-oracle.json (Fairy-Stockfish,
 //! OpenSpiel) and our own Fairy-Stockfish cases in tests/data/fs-perft.txt.
 
 mod common;
@@ -7,7 +7,7 @@ use breakthrough::rules::{Position, Variant, perft, perft_divide};
 use serde_json::Value;
 
 fn oracle() -> Value {
-    let path = common::shared_dir().join("oracle/perft.json");
+    let path = common::data_dir().join("perft-oracle.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).expect("perft.json is JSON")

@@ -7,9 +7,9 @@ use breakthrough::rules::{
     Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS, Position, Variant,
 };
 
-/// `../shared` beside the repository root (CI lays it there too).
-pub fn shared_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared")
+/// `tests/data`: everything the tests read (see its README for where each file came from).
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
 /// A small deterministic generator (xorshift64*), so tests need no crate and repeat exactly.

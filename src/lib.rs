@@ -1,16 +1,30 @@
-//! A Breakthrough engine: rules, search and protocol.
+//! A Breakthrough engine: the rules of every rule set it plays, a search, the UCI
+//! protocol, and the tools around them (perft, bench, a match runner, a tuner).
+//!
+//! Layers, bottom up (a module uses only those below it; `architecture_tests` checks):
+//! `rng`; the rules of each rule set (`rulesets::*::rules`); each rule set's evaluation
+//! and its `RuleSet` implementation (`rulesets`); `search`; the registry of rule sets
+//! (`variant`) and `pgn`; then `engine` (the facade and its options), `greedy`, `bench`,
+//! `tune`, `tourney` (the match runner), the protocol (`uci`), and the command line (`cli`).
+//!
+//! The public API is the rules (`rulesets`), the registry's uniform view of them
+//! (`variant`), PGN reading (`pgn`), the random number generator (`rng`) and the
+//! command line's entry point ([`cli::main`]); everything else is internal.
 
-pub mod bench;
-pub mod doorbraak;
-pub mod engine;
-pub mod eval;
-pub mod game;
-pub mod greedy;
-pub mod lines;
-pub mod params;
-pub mod rules;
-pub mod search;
-pub mod tourney;
-pub mod tune;
-pub mod uci;
+pub mod cli;
+pub mod pgn;
+pub mod rng;
+pub mod rulesets;
 pub mod variant;
+
+mod bench;
+mod engine;
+mod greedy;
+mod lines;
+mod search;
+mod tourney;
+mod tune;
+mod uci;
+
+#[cfg(test)]
+mod architecture_tests;

@@ -6,7 +6,7 @@ use std::sync::mpsc::{Receiver, channel};
 
 /// Starts a thread that sends every line of `input` (without its line ending; bytes
 /// that are not UTF-8 replaced). The channel disconnects at the end of input.
-pub fn spawn_reader<R: Read + Send + 'static>(input: R) -> Receiver<String> {
+pub(crate) fn spawn_reader<R: Read + Send + 'static>(input: R) -> Receiver<String> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut reader = BufReader::new(input);

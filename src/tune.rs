@@ -5,42 +5,117 @@
 //! score in 0..=1 for the side to move (e.g. a stronger engine's judgement, written by
 //! `scripts/fs-labels.py`).
 
-use crate::eval;
-use crate::game::SearchGame;
-use crate::rules::Color;
-use crate::tourney::pgn;
-use crate::variant::{AnyPosition, GameHistory, GameVariant};
+use std::ops::RangeInclusive;
+
+use crate::pgn::{self, PgnError};
+use crate::rulesets::Color;
+use crate::variant::{AnyPosition, FenError, History, MoveError, Variant};
 
 /// One training position: features (side to move's view) and the result for that side.
-pub struct Sample {
-    pub features: Vec<i32>,
-    pub result: f64,
+pub(crate) struct Sample {
+    pub(crate) features: Vec<i32>,
+    pub(crate) result: f64,
 }
 
-/// The evaluation's weights for a variant, as tuning starts from them.
-pub fn current_weights(variant: GameVariant) -> Vec<i32> {
-    match variant.breakthrough_rules() {
-        Some(v) => eval::weights(v).to_vec(),
-        None => eval::doorbraak::weights().to_vec(),
-    }
+/// Why training positions could not be read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TuneError {
+    #[error(transparent)]
+    Pgn(#[from] PgnError),
+    #[error("bad FEN in PGN: {0}")]
+    Fen(#[from] FenError),
+    #[error("illegal move in PGN: {text}: {error}")]
+    Move { text: String, error: MoveError },
+    #[error("labelled positions, line {line}: {why}")]
+    Label { line: usize, why: String },
+    #[error("cannot read {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
+    #[error("only {0} usable positions: play more games")]
+    TooFew(usize),
+    #[error("--only {first}-{last}: the {variant} evaluation has features 0-{max}")]
+    OnlyRange {
+        first: usize,
+        last: usize,
+        variant: Variant,
+        max: usize,
+    },
+    #[error("no '{0}' marker")]
+    NoMarker(String),
+    #[error("the block after '{0}' holds no array")]
+    NoArray(String),
 }
 
-/// The features of a quiet position (no win in one for the side to move, no threat
-/// against it), or `None`.
-fn quiet_features(pos: &AnyPosition) -> Option<Vec<i32>> {
-    fn quiet<G: SearchGame>(p: &G) -> bool {
-        p.end().is_none() && p.winning_move().is_none() && !p.opponent_threatens_win()
+/// `breakthrough tune`: fits `variant`'s weights to the positions of `files` (PGN or
+/// labelled positions) with `epochs` steps, only those of `only` when given, and prints
+/// them or writes them into the weights file `write`.
+pub(crate) fn run(
+    variant: Variant,
+    epochs: usize,
+    write: Option<&str>,
+    only: Option<RangeInclusive<usize>>,
+    files: &[String],
+) -> Result<(), TuneError> {
+    let initial = AnyPosition::startpos(variant).weights();
+    let free: Vec<bool> = match &only {
+        Some(range) if *range.end() >= initial.len() => {
+            return Err(TuneError::OnlyRange {
+                first: *range.start(),
+                last: *range.end(),
+                variant,
+                max: initial.len() - 1,
+            });
+        }
+        Some(range) => (0..initial.len()).map(|i| range.contains(&i)).collect(),
+        None => vec![true; initial.len()],
+    };
+    let read = |path: &str| {
+        std::fs::read_to_string(path).map_err(|error| TuneError::Read {
+            path: path.to_string(),
+            error,
+        })
+    };
+    let texts = files
+        .iter()
+        .map(|p| read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let samples = load_samples(&texts, variant)?;
+    if samples.len() < 100 {
+        return Err(TuneError::TooFew(samples.len()));
     }
-    match pos {
-        AnyPosition::Breakthrough(p) => quiet(p).then(|| eval::features(p).to_vec()),
-        AnyPosition::Doorbraak(p) => quiet(p).then(|| eval::doorbraak::features(p).to_vec()),
+    let start: Vec<f64> = initial.iter().map(|&w| w as f64).collect();
+    let k = fit_k(&start, &samples);
+    eprintln!(
+        "{} positions, K = {k:.4}, loss {:.6}",
+        samples.len(),
+        loss(&start, &samples, k)
+    );
+    let tuned = tune(initial, &free, &samples, k, epochs, |epoch, loss| {
+        eprintln!("epoch {epoch}: loss {loss:.6}")
+    });
+    let rounded: Vec<i32> = tuned.iter().map(|w| w.round() as i32).collect();
+    match write {
+        Some(path) => {
+            let updated = replace_weights(&read(path)?, variant, &rounded)?;
+            std::fs::write(path, updated).map_err(|error| TuneError::Write {
+                path: path.to_string(),
+                error,
+            })?;
+            eprintln!("wrote the {variant} weights into {path}");
+        }
+        None => {
+            let numbers: Vec<String> = rounded.iter().map(i32::to_string).collect();
+            println!("{variant}: [{}]", numbers.join(", "));
+        }
     }
+    Ok(())
 }
 
 /// Reads every text, PGN (a text starting with a tag) or labelled positions, and keeps
 /// the quiet positions (no win in one for the side to move and no threat against it):
 /// of PGN, those of games decided by the rules.
-pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample>, String> {
+pub(crate) fn load_samples(texts: &[String], variant: Variant) -> Result<Vec<Sample>, TuneError> {
     let mut samples = Vec::new();
     for text in texts {
         if !text.trim_start().starts_with('[') {
@@ -61,14 +136,13 @@ pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample
                 _ => continue,
             };
             let start = match game.tag("FEN") {
-                Some(fen) => AnyPosition::from_fen(fen, variant)
-                    .map_err(|e| format!("bad FEN in PGN: {e}"))?,
+                Some(fen) => AnyPosition::from_fen(fen, variant)?,
                 None => AnyPosition::startpos(variant),
             };
-            let mut history = GameHistory::new(start);
+            let mut history = History::new(start);
             for text in &game.moves {
                 let pos = history.position();
-                if let Some(features) = quiet_features(pos) {
+                if let Some(features) = pos.quiet_features() {
                     let result = if pos.side_to_move() == Color::White {
                         white_score
                     } else {
@@ -76,9 +150,10 @@ pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample
                     };
                     samples.push(Sample { features, result });
                 }
-                history
-                    .play_text(text)
-                    .map_err(|e| format!("illegal move in PGN: {text}: {e}"))?;
+                history.play_text(text).map_err(|error| TuneError::Move {
+                    text: text.clone(),
+                    error,
+                })?;
             }
         }
     }
@@ -86,17 +161,13 @@ pub fn load_samples(texts: &[String], variant: GameVariant) -> Result<Vec<Sample
 }
 
 /// Reads `FEN;target` lines (blank lines and `#` comments skipped) into `samples`.
-fn load_labelled(
-    text: &str,
-    variant: GameVariant,
-    samples: &mut Vec<Sample>,
-) -> Result<(), String> {
+fn load_labelled(text: &str, variant: Variant, samples: &mut Vec<Sample>) -> Result<(), TuneError> {
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |why: String| format!("labelled positions, line {}: {why}", i + 1);
+        let bad = |why: String| TuneError::Label { line: i + 1, why };
         let (fen, target) = line
             .rsplit_once(';')
             .ok_or_else(|| bad("expected FEN;target".into()))?;
@@ -107,7 +178,7 @@ fn load_labelled(
             .filter(|t| (0.0..=1.0).contains(t))
             .ok_or_else(|| bad(format!("target '{target}' is not a number in 0..=1")))?;
         let pos = AnyPosition::from_fen(fen.trim(), variant).map_err(|e| bad(e.to_string()))?;
-        if let Some(features) = quiet_features(&pos) {
+        if let Some(features) = pos.quiet_features() {
             samples.push(Sample { features, result });
         }
     }
@@ -127,7 +198,7 @@ fn predict(weights: &[f64], s: &Sample) -> f64 {
 }
 
 /// Mean squared error of the predicted results.
-pub fn loss(weights: &[f64], samples: &[Sample], k: f64) -> f64 {
+pub(crate) fn loss(weights: &[f64], samples: &[Sample], k: f64) -> f64 {
     samples
         .iter()
         .map(|s| (sigmoid(predict(weights, s), k) - s.result).powi(2))
@@ -136,7 +207,7 @@ pub fn loss(weights: &[f64], samples: &[Sample], k: f64) -> f64 {
 }
 
 /// The scaling constant that best fits the current weights (golden-section search).
-pub fn fit_k(weights: &[f64], samples: &[Sample]) -> f64 {
+pub(crate) fn fit_k(weights: &[f64], samples: &[Sample]) -> f64 {
     let (mut lo, mut hi) = (0.05f64, 5.0f64);
     for _ in 0..60 {
         let a = lo + (hi - lo) * 0.382;
@@ -152,7 +223,7 @@ pub fn fit_k(weights: &[f64], samples: &[Sample]) -> f64 {
 
 /// Adam on the mean squared error; returns the tuned weights. Only the weights whose
 /// `free` flag is set move.
-pub fn tune(
+pub(crate) fn tune(
     initial: &[i32],
     free: &[bool],
     samples: &[Sample],
@@ -192,64 +263,101 @@ pub fn tune(
     w
 }
 
-/// The params.rs block for a variant, between its BEGIN/END markers.
-pub fn weights_block(variant: GameVariant, weights: &[i32]) -> String {
-    let (konst, len) = match variant {
-        GameVariant::Breakthrough => ("BREAKTHROUGH", "FEATURES"),
-        GameVariant::CaptureOnly => ("CAPTURE_ONLY", "FEATURES"),
-        GameVariant::Doorbraak => ("DOORBRAAK", "crate::eval::doorbraak::FEATURES"),
-    };
-    let mut out =
-        format!("    // BEGIN TUNED {variant}\n    pub const {konst}: [i32; {len}] = [\n");
-    for row in weights.chunks(8) {
-        let items: Vec<String> = row.iter().map(i32::to_string).collect();
-        out.push_str(&format!("        {},\n", items.join(", ")));
-    }
-    out.push_str(&format!("    ];\n    // END TUNED {variant}"));
-    out
-}
-
-/// Replaces the variant's block in the text of params.rs.
-pub fn replace_block(params: &str, variant: GameVariant, block: &str) -> Result<String, String> {
-    let begin = format!("    // BEGIN TUNED {variant}");
+/// `text` (a rule set's `weights.rs`) with the numbers of `variant`'s table, the array
+/// between the markers `BEGIN TUNED <variant>` and `END TUNED <variant>`, replaced by
+/// `weights` (laid out for `cargo fmt` to tidy).
+pub(crate) fn replace_weights(
+    text: &str,
+    variant: Variant,
+    weights: &[i32],
+) -> Result<String, TuneError> {
+    let begin = format!("// BEGIN TUNED {variant}\n");
     let end = format!("// END TUNED {variant}");
-    let start = params
+    let start = text
         .find(&begin)
-        .ok_or_else(|| format!("no '{begin}' marker"))?;
-    let stop = params[start..]
+        .ok_or_else(|| TuneError::NoMarker(begin.trim().to_string()))?
+        + begin.len();
+    let stop = text[start..]
         .find(&end)
-        .ok_or_else(|| format!("no '{end}' marker"))?
-        + start
-        + end.len();
-    Ok(format!("{}{}{}", &params[..start], block, &params[stop..]))
+        .ok_or_else(|| TuneError::NoMarker(end.clone()))?
+        + start;
+    let block = &text[start..stop];
+    // The array is the first `[` after the `=` (the type before it has brackets too).
+    let open = block
+        .find('=')
+        .and_then(|eq| block[eq..].find('[').map(|i| eq + i + 1));
+    let (open, close) = match (open, block.rfind("];")) {
+        (Some(open), Some(close)) if open <= close => (start + open, start + close),
+        _ => return Err(TuneError::NoArray(begin.trim().to_string())),
+    };
+    let numbers: Vec<String> = weights.iter().map(i32::to_string).collect();
+    Ok(format!(
+        "{}{}{}",
+        &text[..open],
+        numbers.join(", "),
+        &text[close..]
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rulesets::breakthrough::eval;
+
+    fn variant(name: &str) -> Variant {
+        name.parse().unwrap()
+    }
+
+    /// The numbers of `variant`'s table in a weights file's text.
+    fn table(text: &str, variant: Variant) -> Vec<i32> {
+        let block = text
+            .split(&format!("BEGIN TUNED {variant}\n"))
+            .nth(1)
+            .unwrap();
+        let after = &block[block.find('=').unwrap()..];
+        let array = after.split('[').nth(1).unwrap().split("];").next().unwrap();
+        array
+            .split(',')
+            .filter(|n| !n.trim().is_empty())
+            .map(|n| n.trim().parse().unwrap())
+            .collect()
+    }
 
     #[test]
-    fn block_round_trips_through_params_text() {
-        let w: Vec<i32> = (0..eval::FEATURES as i32).collect();
-        let block = weights_block(GameVariant::CaptureOnly, &w);
-        let text = format!(
-            "a\n{}\nb\n",
-            weights_block(GameVariant::CaptureOnly, &[0; eval::FEATURES])
-        );
-        let replaced = replace_block(&text, GameVariant::CaptureOnly, &block).unwrap();
-        assert_eq!(replaced, format!("a\n{block}\nb\n"));
-        assert!(replace_block("nothing", GameVariant::Breakthrough, &block).is_err());
-        // Every variant's block is in params.rs.
-        let params = include_str!("params.rs");
-        for v in GameVariant::ALL {
-            let block = weights_block(v, &current_weights(v));
-            assert!(replace_block(params, v, &block).is_ok(), "{v}");
+    fn weights_round_trip_through_every_weights_file() {
+        let files = [
+            include_str!("rulesets/breakthrough/weights.rs"),
+            include_str!("rulesets/doorbraak/weights.rs"),
+        ];
+        for v in Variant::all().filter(|v| v.name() != "toy") {
+            let file = files
+                .iter()
+                .find(|f| f.contains(&format!("BEGIN TUNED {v}\n")))
+                .unwrap_or_else(|| panic!("no weights block for {v}"));
+            // The file holds the weights the engine uses.
+            let weights = AnyPosition::startpos(v).weights();
+            assert_eq!(table(file, v), weights, "{v}");
+            let new: Vec<i32> = (0..weights.len() as i32).map(|i| i * 3 - 7).collect();
+            let written = replace_weights(file, v, &new).unwrap();
+            assert_eq!(table(&written, v), new, "{v}");
+            // Nothing else changed: writing the old numbers back restores the table.
+            let back = replace_weights(&written, v, weights).unwrap();
+            assert_eq!(replace_weights(file, v, weights).unwrap(), back, "{v}");
+            for other in
+                Variant::all().filter(|&o| o != v && file.contains(&format!("BEGIN TUNED {o}\n")))
+            {
+                assert_eq!(table(&written, other), table(file, other), "{v} {other}");
+            }
         }
+        assert!(matches!(
+            replace_weights("nothing", variant("breakthrough"), &[1]),
+            Err(TuneError::NoMarker(_))
+        ));
     }
 
     #[test]
     fn labelled_positions_load_and_bad_lines_are_named() {
-        let v = GameVariant::Breakthrough;
+        let v = variant("breakthrough");
         // Fairy-Stockfish's FEN form; a comment; a position where White wins in one (not quiet).
         let text = "# from scripts/fs-labels.py\n\
                     pppppppp/p1pppppp/1p6/8/8/P7/1PPPPPPP/PPPPPPPP w - - 2 2;0.55\n\
@@ -263,7 +371,10 @@ mod tests {
             ("8/P7/8/8/8/8/8/p7 w;1.5", "line 1: target '1.5'"),
             ("# c\n8/P7/8/8/8/8/8/p7 q;0.5", "line 2:"),
         ] {
-            let err = load_samples(&[bad.to_string()], v).err().unwrap();
+            let err = load_samples(&[bad.to_string()], v)
+                .err()
+                .unwrap()
+                .to_string();
             assert!(err.contains(says), "{bad}: {err}");
         }
     }
@@ -276,10 +387,9 @@ mod tests {
             ("pp6/8/8/8/8/8/8/PPP5 w", 1.0),
             ("ppp5/8/8/8/8/8/8/PP6 w", 0.0),
         ] {
-            let pos =
-                crate::rules::Position::from_fen(fen, crate::rules::Variant::Breakthrough).unwrap();
+            let pos = AnyPosition::from_fen(fen, variant("breakthrough")).unwrap();
             samples.push(Sample {
-                features: eval::features(&pos).to_vec(),
+                features: pos.quiet_features().unwrap(),
                 result,
             });
         }

@@ -1,352 +1,622 @@
-//! Every rule set the engine plays, behind one type each for positions and moves, so
-//! the protocol, the match referee and the command line handle all of them alike.
-//! The search stays generic over [`crate::game::SearchGame`]: only these outer layers
-//! dispatch on the variant.
+//! The registry of rule sets: [`RULE_SETS`] lists every rule set the engine plays, one
+//! line each, and this file is the only place that dispatches on which one is in play.
+//! [`Variant`] names a rule set (as `UCI_Variant` and `--variant` do), [`AnyPosition`] and
+//! [`AnyMove`] hold a position and a move of any of them, and [`History`] a game in
+//! progress. The protocol, the engine facade, the referee, the tuner, the greedy player
+//! and the command line use these and never name a rule set.
+//!
+//! The search stays generic over [`RuleSet`]; [`AnyPosition::search`] is where the engine
+//! enters it with the rule set's own position type.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::str::FromStr;
 
-use crate::rules::{self, Color, Variant};
-use crate::{doorbraak, game::SearchGame};
+use rayon::prelude::*;
 
-/// A rule set, as named by `UCI_Variant` and `--variant`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum GameVariant {
-    /// Troyka's Breakthrough.
-    #[default]
-    Breakthrough,
-    /// Breakthrough where a diagonal step must capture.
-    CaptureOnly,
-    /// Freeling's Doorbraak: 5x9, sliding stones, exploding stacks.
-    Doorbraak,
+use crate::rulesets::breakthrough::{self, DiagonalStep};
+use crate::rulesets::{Color, EndReason, Outcome, RuleSet, doorbraak};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Info, SearchLimits, SearchResult, Searcher};
+
+/// Every rule set, in the order `uci` lists them; the first is the default.
+static RULE_SETS: &[&dyn Registered] = &[
+    &Entry::<breakthrough::Position>::new("breakthrough", DiagonalStep::Free),
+    &Entry::<breakthrough::Position>::new("capture-only", DiagonalStep::CaptureOnly),
+    &Entry::<doorbraak::Position>::new("doorbraak", ()),
+    #[cfg(test)]
+    &Entry::<crate::rulesets::toy::Position>::new("toy", ()),
+];
+
+/// A registered rule set, its position type and configuration erased.
+trait Registered: Sync {
+    fn name(&self) -> &'static str;
+    fn startpos(&self) -> Box<dyn DynPosition>;
+    fn read_fen(&self, fen: &str) -> Result<Box<dyn DynPosition>, FenError>;
+    fn move_text(&self, code: u16) -> String;
 }
 
-impl GameVariant {
-    pub const ALL: [GameVariant; 3] = [
-        GameVariant::Breakthrough,
-        GameVariant::CaptureOnly,
-        GameVariant::Doorbraak,
-    ];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameVariant::Breakthrough => "breakthrough",
-            GameVariant::CaptureOnly => "capture-only",
-            GameVariant::Doorbraak => "doorbraak",
-        }
-    }
-
-    /// The Breakthrough rule set, for the two variants played on a Breakthrough board.
-    pub const fn breakthrough_rules(self) -> Option<Variant> {
-        match self {
-            GameVariant::Breakthrough => Some(Variant::Breakthrough),
-            GameVariant::CaptureOnly => Some(Variant::CaptureOnly),
-            GameVariant::Doorbraak => None,
-        }
-    }
+/// One line of [`RULE_SETS`]: a name, a position type and its configuration.
+struct Entry<P: RuleSet> {
+    name: &'static str,
+    config: P::Config,
+    position: PhantomData<fn() -> P>,
 }
 
-impl From<Variant> for GameVariant {
-    fn from(v: Variant) -> GameVariant {
-        match v {
-            Variant::Breakthrough => GameVariant::Breakthrough,
-            Variant::CaptureOnly => GameVariant::CaptureOnly,
+impl<P: RuleSet> Entry<P> {
+    const fn new(name: &'static str, config: P::Config) -> Self {
+        Entry {
+            name,
+            config,
+            position: PhantomData,
         }
     }
 }
 
-impl fmt::Display for GameVariant {
+impl<P: RuleSet> Registered for Entry<P> {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn startpos(&self) -> Box<dyn DynPosition> {
+        Box::new(P::startpos(self.config))
+    }
+
+    fn read_fen(&self, fen: &str) -> Result<Box<dyn DynPosition>, FenError> {
+        match P::from_fen(fen, self.config) {
+            Ok(p) => Ok(Box::new(p)),
+            Err(e) => Err(FenError(Box::new(e))),
+        }
+    }
+
+    fn move_text(&self, code: u16) -> String {
+        P::decode(code).map_or_else(|| format!("(move {code:#x})"), |m| m.to_string())
+    }
+}
+
+/// A rule set, by name: `breakthrough`, `capture-only` or `doorbraak`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Variant(u8);
+
+impl Variant {
+    /// Every rule set, the default first.
+    pub fn all() -> impl Iterator<Item = Variant> {
+        (0..RULE_SETS.len() as u8).map(Variant)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.entry().name()
+    }
+
+    fn entry(self) -> &'static dyn Registered {
+        RULE_SETS[self.0 as usize]
+    }
+}
+
+impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for GameVariant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<GameVariant, String> {
-        GameVariant::ALL
-            .into_iter()
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no registered rule set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant '{0}' (expected {list})", list = names_list())]
+pub struct UnknownVariant(pub String);
+
+fn names_list() -> String {
+    let names: Vec<&str> = Variant::all().map(Variant::name).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::all()
             .find(|v| v.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                format!("unknown variant '{s}' (expected breakthrough, capture-only or doorbraak)")
-            })
+            .ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
 
-/// A move of any rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AnyMove {
-    Breakthrough(rules::Move),
-    Doorbraak(doorbraak::Move),
+/// A FEN the rule set cannot read; the rule set's own error inside says why.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct FenError(Box<dyn std::error::Error + Send + Sync>);
+
+impl FenError {
+    /// The rule set's own error, as its type.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
 }
 
-impl AnyMove {
-    pub fn is_pass(self) -> bool {
-        matches!(self, AnyMove::Doorbraak(m) if m.is_pass())
-    }
+/// A move that cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum MoveError {
+    /// The rule set refuses it; its own error inside says why.
+    #[error(transparent)]
+    Rules(Box<dyn std::error::Error + Send + Sync>),
+    #[error("{0} is a move of another rule set")]
+    OtherVariant(AnyMove),
+}
+
+/// Why a position (a start and moves) cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    #[error("bad FEN: {0}")]
+    Fen(#[from] FenError),
+    #[error("move {number} ({text}) refused: {error}")]
+    Move {
+        number: usize,
+        text: String,
+        error: MoveError,
+    },
+}
+
+/// A move of any rule set: its rule set and its 12-bit code ([`RuleSet::encode`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AnyMove {
+    variant: Variant,
+    code: u16,
 }
 
 impl fmt::Display for AnyMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnyMove::Breakthrough(m) => m.fmt(f),
-            AnyMove::Doorbraak(m) => m.fmt(f),
-        }
+        f.write_str(&self.variant.entry().move_text(self.code))
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// A piece reached the winner's last rank.
-    GoalReached,
-    /// The loser has no pieces left.
-    NoPieces,
-    /// The loser has no legal move (Breakthrough).
-    NoMoves,
-    /// Both sides passed in a row (Doorbraak; a draw).
-    TwoPasses,
-    /// The same position with the same side to move came up a third time (a draw).
-    Repetition,
-}
-
-/// The end of a game: the winner (`None` for a draw) and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameEnd {
-    pub winner: Option<Color>,
-    pub reason: EndReason,
-}
-
-impl fmt::Display for GameEnd {
+impl fmt::Debug for AnyMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = |c: Color| match c {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        match (self.winner, self.reason) {
-            (Some(w), EndReason::GoalReached) => write!(f, "{} reached the goal rank", side(w)),
-            (Some(w), EndReason::NoPieces) => {
-                write!(f, "{} has no pieces left", side(w.opponent()))
-            }
-            (Some(w), EndReason::NoMoves) => {
-                write!(f, "{} has no legal move", side(w.opponent()))
-            }
-            (_, EndReason::TwoPasses) => write!(f, "draw: both sides passed"),
-            (_, EndReason::Repetition) => write!(f, "draw: threefold repetition"),
-            (None, reason) => write!(f, "draw ({reason:?})"),
+        write!(f, "{self}")
+    }
+}
+
+/// One row of the `eval` command's table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EvalTerm {
+    pub(crate) name: &'static str,
+    /// The group's raw feature values summed (ours minus theirs).
+    pub(crate) count: i32,
+    /// Its share of the evaluation, in centipawns.
+    pub(crate) score: i32,
+}
+
+/// [`RuleSet`] with the position type erased, for [`AnyPosition`]. Moves cross it as
+/// codes; [`AnyPosition`] pairs them with the variant.
+trait DynPosition: Send + Sync {
+    fn clone_box(&self) -> Box<dyn DynPosition>;
+    fn to_fen(&self) -> String;
+    fn diagram(&self) -> String;
+    fn side_to_move(&self) -> Color;
+    fn hash(&self) -> u64;
+    fn moves_made_at_least(&self) -> u64;
+    fn legal_moves(&self) -> Vec<u16>;
+    fn read_move(&self, text: &str) -> Result<u16, MoveError>;
+    fn check_move(&self, code: u16) -> Result<(), MoveError>;
+    fn is_pass(&self, code: u16) -> bool;
+    fn play(&mut self, code: u16);
+    fn outcome(&self) -> Option<Outcome>;
+    fn perft(&self, depth: u32) -> u64;
+    fn perft_divide(&self, depth: u32) -> Vec<(u16, u64)>;
+    fn evaluate(&self) -> i32;
+    fn eval_terms(&self) -> Vec<EvalTerm>;
+    fn features(&self) -> Vec<i32>;
+    fn is_quiet(&self) -> bool;
+    fn weights(&self) -> &'static [i32];
+    fn material(&self, color: Color) -> (i32, i32);
+    fn search(
+        &self,
+        limits: &SearchLimits<u16>,
+        setup: &SearchSetup,
+        on_info: &(dyn Fn(&Info<u16>) + Sync),
+    ) -> SearchResult<u16>;
+}
+
+fn rules_error(e: impl std::error::Error + Send + Sync + 'static) -> MoveError {
+    MoveError::Rules(Box::new(e))
+}
+
+impl<P: RuleSet> DynPosition for P {
+    fn clone_box(&self) -> Box<dyn DynPosition> {
+        Box::new(*self)
+    }
+
+    fn to_fen(&self) -> String {
+        RuleSet::to_fen(self)
+    }
+
+    fn diagram(&self) -> String {
+        RuleSet::diagram(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        RuleSet::side_to_move(self)
+    }
+
+    fn hash(&self) -> u64 {
+        RuleSet::hash(self)
+    }
+
+    fn moves_made_at_least(&self) -> u64 {
+        RuleSet::moves_made_at_least(self)
+    }
+
+    fn legal_moves(&self) -> Vec<u16> {
+        self.moves().iter().map(|&m| P::encode(m)).collect()
+    }
+
+    fn read_move(&self, text: &str) -> Result<u16, MoveError> {
+        P::read_move(text).map(P::encode).map_err(rules_error)
+    }
+
+    fn check_move(&self, code: u16) -> Result<(), MoveError> {
+        match P::decode(code) {
+            Some(m) => RuleSet::check_move(self, m).map_err(rules_error),
+            None => Err(MoveError::Rules("no move of this rule set".into())),
         }
     }
+
+    fn is_pass(&self, code: u16) -> bool {
+        P::decode(code).is_some_and(P::is_pass)
+    }
+
+    fn play(&mut self, code: u16) {
+        if let Some(m) = P::decode(code) {
+            RuleSet::play(self, m);
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        RuleSet::outcome(self)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        RuleSet::perft(self, depth)
+    }
+
+    /// On the current rayon pool: the root moves and their replies are split into tasks,
+    /// so two threads stay busy even when root subtrees differ in size.
+    fn perft_divide(&self, depth: u32) -> Vec<(u16, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let child = |pos: &P, m: P::Move| {
+            let mut next = *pos;
+            next.play(m);
+            next
+        };
+        self.moves()
+            .par_iter()
+            .map(|&m| {
+                let next = child(self, m);
+                let count = if depth <= 3 {
+                    next.perft(depth - 1)
+                } else {
+                    next.moves()
+                        .par_iter()
+                        .map(|&r| child(&next, r).perft(depth - 2))
+                        .sum()
+                };
+                (P::encode(m), count)
+            })
+            .collect()
+    }
+
+    fn evaluate(&self) -> i32 {
+        RuleSet::evaluate(self)
+    }
+
+    fn eval_terms(&self) -> Vec<EvalTerm> {
+        let (features, weights) = (RuleSet::features(self), RuleSet::weights(self));
+        P::TERMS
+            .iter()
+            .map(|t| {
+                let range = t.first..t.first + t.count;
+                EvalTerm {
+                    name: t.name,
+                    count: features[range.clone()].iter().sum(),
+                    score: range.map(|i| features[i] * weights[i]).sum(),
+                }
+            })
+            .collect()
+    }
+
+    fn features(&self) -> Vec<i32> {
+        RuleSet::features(self)
+    }
+
+    fn is_quiet(&self) -> bool {
+        self.end().is_none() && self.winning_move().is_none() && !self.opponent_threatens_win()
+    }
+
+    fn weights(&self) -> &'static [i32] {
+        RuleSet::weights(self)
+    }
+
+    fn material(&self, color: Color) -> (i32, i32) {
+        RuleSet::material(self, color)
+    }
+
+    fn search(
+        &self,
+        limits: &SearchLimits<u16>,
+        setup: &SearchSetup,
+        on_info: &(dyn Fn(&Info<u16>) + Sync),
+    ) -> SearchResult<u16> {
+        let limits = limits.map_moves(|&code| P::decode(code));
+        let report = |info: &Info<P::Move>| on_info(&info.map_moves(P::encode));
+        Searcher::new(
+            *self,
+            &limits,
+            setup.control,
+            setup.tt,
+            setup.threads,
+            &report,
+        )
+        .with_game_history(setup.earlier)
+        .run()
+        .map_moves(P::encode)
+    }
+}
+
+/// What a search needs besides the position and its limits.
+pub(crate) struct SearchSetup<'a> {
+    pub(crate) control: &'a Control,
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) threads: usize,
+    /// Hashes of the game's positions before the root, oldest first.
+    pub(crate) earlier: &'a [u64],
 }
 
 /// A position of any rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnyPosition {
-    Breakthrough(rules::Position),
-    Doorbraak(doorbraak::Position),
+pub struct AnyPosition {
+    variant: Variant,
+    inner: Box<dyn DynPosition>,
 }
 
-/// Runs `$body` with `$p` bound to the position inside, whatever its rule set.
-macro_rules! each {
-    ($pos:expr, $p:ident => $body:expr) => {
-        match $pos {
-            AnyPosition::Breakthrough($p) => $body,
-            AnyPosition::Doorbraak($p) => $body,
+impl Clone for AnyPosition {
+    fn clone(&self) -> AnyPosition {
+        AnyPosition {
+            variant: self.variant,
+            inner: self.inner.clone_box(),
         }
-    };
+    }
+}
+
+impl PartialEq for AnyPosition {
+    fn eq(&self, other: &AnyPosition) -> bool {
+        self.variant == other.variant && self.to_fen() == other.to_fen()
+    }
+}
+
+impl fmt::Debug for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AnyPosition({} {})", self.variant, self.to_fen())
+    }
 }
 
 impl AnyPosition {
-    pub fn startpos(variant: GameVariant) -> AnyPosition {
-        match variant.breakthrough_rules() {
-            Some(v) => AnyPosition::Breakthrough(rules::Position::startpos(v)),
-            None => AnyPosition::Doorbraak(doorbraak::Position::startpos()),
+    /// The start position of `variant` (8x8 for Breakthrough).
+    pub fn startpos(variant: Variant) -> AnyPosition {
+        AnyPosition {
+            variant,
+            inner: variant.entry().startpos(),
         }
     }
 
-    /// Reads a FEN of `variant`; the error is one line of text.
-    pub fn from_fen(fen: &str, variant: GameVariant) -> Result<AnyPosition, String> {
-        match variant.breakthrough_rules() {
-            Some(v) => rules::Position::from_fen(fen, v)
-                .map(AnyPosition::Breakthrough)
-                .map_err(|e| e.to_string()),
-            None => doorbraak::Position::from_fen(fen)
-                .map(AnyPosition::Doorbraak)
-                .map_err(|e| e.to_string()),
-        }
+    /// Reads a FEN of `variant`.
+    ///
+    /// ```
+    /// use breakthrough::variant::{AnyPosition, Variant};
+    /// let v: Variant = "capture-only".parse().unwrap();
+    /// let pos = AnyPosition::from_fen("ppp/3/3/PPP w", v).unwrap();
+    /// assert_eq!(pos.to_fen(), "ppp/3/3/PPP w - - 0 1");
+    /// assert_eq!(pos.legal_moves().len(), 3); // no diagonal step without a capture
+    /// ```
+    pub fn from_fen(fen: &str, variant: Variant) -> Result<AnyPosition, FenError> {
+        Ok(AnyPosition {
+            variant,
+            inner: variant.entry().read_fen(fen)?,
+        })
     }
 
-    pub fn variant(&self) -> GameVariant {
-        match self {
-            AnyPosition::Breakthrough(p) => p.variant().into(),
-            AnyPosition::Doorbraak(_) => GameVariant::Doorbraak,
-        }
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     pub fn to_fen(&self) -> String {
-        each!(self, p => p.to_fen())
+        self.inner.to_fen()
     }
 
     /// True for the variant's standard start (so `position startpos` describes it).
     pub fn is_startpos(&self) -> bool {
-        *self == AnyPosition::startpos(self.variant())
+        *self == AnyPosition::startpos(self.variant)
     }
 
     pub fn side_to_move(&self) -> Color {
-        each!(self, p => p.side_to_move())
+        self.inner.side_to_move()
     }
 
     pub fn hash(&self) -> u64 {
-        each!(self, p => p.hash())
+        self.inner.hash()
     }
 
-    /// Moves the side to move has made at least to reach this position, read from the
-    /// board alone (for the clock when a GUI sends a bare FEN): Breakthrough pawns only
-    /// step forward; Doorbraak stones move both ways, so it says nothing there.
+    /// Moves the side to move has made at least to reach this position, by the board
+    /// alone (Breakthrough pawns only step forward; 0 where the board cannot tell).
     pub fn moves_made_at_least(&self) -> u64 {
-        match self {
-            AnyPosition::Breakthrough(p) => p.moves_made_at_least(p.side_to_move()),
-            AnyPosition::Doorbraak(_) => 0,
-        }
+        self.inner.moves_made_at_least()
     }
 
+    /// The board as text, for `d`.
     pub fn diagram(&self) -> String {
-        each!(self, p => p.diagram())
+        self.inner.diagram()
+    }
+
+    fn wrap(&self, code: u16) -> AnyMove {
+        AnyMove {
+            variant: self.variant,
+            code,
+        }
     }
 
     /// Every legal move; empty when the game is over by the board.
     pub fn legal_moves(&self) -> Vec<AnyMove> {
-        match self {
-            AnyPosition::Breakthrough(p) => p
-                .legal_moves()
-                .iter()
-                .map(|&m| AnyMove::Breakthrough(m))
-                .collect(),
-            AnyPosition::Doorbraak(p) => p
-                .legal_moves()
-                .iter()
-                .map(|&m| AnyMove::Doorbraak(m))
-                .collect(),
-        }
+        let codes = self.inner.legal_moves();
+        codes.into_iter().map(|c| self.wrap(c)).collect()
     }
 
-    /// Reads move text as a legal move here; the error is one line of text.
-    pub fn parse_move(&self, text: &str) -> Result<AnyMove, String> {
-        match self {
-            AnyPosition::Breakthrough(p) => p
-                .parse_move(text)
-                .map(AnyMove::Breakthrough)
-                .map_err(|e| e.to_string()),
-            AnyPosition::Doorbraak(p) => p
-                .parse_move(text)
-                .map(AnyMove::Doorbraak)
-                .map_err(|e| e.to_string()),
-        }
+    /// Reads move text as a legal move here.
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
+        let m = self.wrap(self.inner.read_move(text)?);
+        self.check_move(m)?;
+        Ok(m)
     }
 
     /// True if `text` has the shape of a move of this rule set (legal here or not).
     pub fn is_move_text(&self, text: &str) -> bool {
-        match self {
-            AnyPosition::Breakthrough(_) => rules::Move::from_uci(text).is_ok(),
-            AnyPosition::Doorbraak(_) => doorbraak::Move::from_uci(text).is_ok(),
-        }
+        self.inner.read_move(text).is_ok()
     }
 
     /// Checks that `m` is a legal move here.
-    pub fn check_move(&self, m: AnyMove) -> Result<(), String> {
-        match (self, m) {
-            (AnyPosition::Breakthrough(p), AnyMove::Breakthrough(m)) => {
-                p.check_move(m).map_err(|e| e.to_string())
-            }
-            (AnyPosition::Doorbraak(p), AnyMove::Doorbraak(m)) => {
-                p.check_move(m).map_err(|e| e.to_string())
-            }
-            _ => Err(format!("{m} is a move of another game")),
+    pub fn check_move(&self, m: AnyMove) -> Result<(), MoveError> {
+        if m.variant != self.variant {
+            return Err(MoveError::OtherVariant(m));
         }
+        self.inner.check_move(m.code)
     }
 
-    /// Plays a legal move (from [`AnyPosition::legal_moves`] or a checked one).
+    /// True for a move that passes the turn.
+    pub fn is_pass(&self, m: AnyMove) -> bool {
+        m.variant == self.variant && self.inner.is_pass(m.code)
+    }
+
+    /// Plays a legal move (from [`AnyPosition::legal_moves`] or checked).
     pub fn play(&mut self, m: AnyMove) {
-        match (self, m) {
-            (AnyPosition::Breakthrough(p), AnyMove::Breakthrough(m)) => p.play_unchecked(m),
-            (AnyPosition::Doorbraak(p), AnyMove::Doorbraak(m)) => p.play_unchecked(m),
-            _ => debug_assert!(false, "a move of another game"),
-        }
+        debug_assert_eq!(m.variant, self.variant, "a move of another rule set");
+        self.inner.play(m.code);
     }
 
+    /// The position after a legal move.
     pub fn child(&self, m: AnyMove) -> AnyPosition {
-        let mut next = *self;
+        let mut next = self.clone();
         next.play(m);
         next
     }
 
-    /// The end of the game by the board alone (threefold repetition is judged by
-    /// [`GameHistory`], which knows the earlier positions).
-    pub fn ending(&self) -> Option<GameEnd> {
-        match self {
-            AnyPosition::Breakthrough(p) => p.outcome().map(|o| GameEnd {
-                winner: Some(o.winner),
-                reason: match o.reason {
-                    rules::WinReason::GoalReached => EndReason::GoalReached,
-                    rules::WinReason::NoPawns => EndReason::NoPieces,
-                    rules::WinReason::NoMoves => EndReason::NoMoves,
-                },
-            }),
-            AnyPosition::Doorbraak(p) => p.ending().map(|e| match e {
-                doorbraak::Ending::GoalReached(c) => GameEnd {
-                    winner: Some(c),
-                    reason: EndReason::GoalReached,
-                },
-                doorbraak::Ending::NoStones(c) => GameEnd {
-                    winner: Some(c.opponent()),
-                    reason: EndReason::NoPieces,
-                },
-                doorbraak::Ending::TwoPasses => GameEnd {
-                    winner: None,
-                    reason: EndReason::TwoPasses,
-                },
-            }),
-        }
+    /// The end of the game by the board alone ([`History::outcome`] also sees
+    /// threefold repetition).
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.inner.outcome()
+    }
+
+    /// Leaves of the move tree `depth` plies deep, single-threaded.
+    pub fn perft(&self, depth: u32) -> u64 {
+        self.inner.perft(depth)
     }
 
     /// Leaves below each legal move at `depth`, on the current rayon pool.
-    pub fn perft_divide(&self, depth: u32) -> Vec<(AnyMove, u64)> {
-        match self {
-            AnyPosition::Breakthrough(p) => rules::perft_divide(p, depth)
-                .into_iter()
-                .map(|(m, n)| (AnyMove::Breakthrough(m), n))
-                .collect(),
-            AnyPosition::Doorbraak(p) => doorbraak::perft_divide(p, depth)
-                .into_iter()
-                .map(|(m, n)| (AnyMove::Doorbraak(m), n))
-                .collect(),
-        }
+    pub(crate) fn perft_divide(&self, depth: u32) -> Vec<(AnyMove, u64)> {
+        let counts = self.inner.perft_divide(depth);
+        counts.into_iter().map(|(c, n)| (self.wrap(c), n)).collect()
     }
 
     /// Static evaluation from the side to move's view.
     pub fn evaluate(&self) -> i32 {
-        each!(self, p => p.evaluate())
+        self.inner.evaluate()
+    }
+
+    /// The evaluation by named groups of terms, for `eval`.
+    pub(crate) fn eval_terms(&self) -> Vec<EvalTerm> {
+        self.inner.eval_terms()
+    }
+
+    /// The evaluation's features of a quiet position (no win in one for the side to move,
+    /// no threat against it, the game not over), for the tuner.
+    pub(crate) fn quiet_features(&self) -> Option<Vec<i32>> {
+        self.inner.is_quiet().then(|| self.inner.features())
+    }
+
+    /// The evaluation's weights for this position's rule set.
+    pub(crate) fn weights(&self) -> &'static [i32] {
+        self.inner.weights()
+    }
+
+    /// `color`'s pieces and their advancement, for the greedy player.
+    pub(crate) fn material(&self, color: Color) -> (i32, i32) {
+        self.inner.material(color)
+    }
+
+    /// Searches this position with the search built for its rule set (on the current
+    /// rayon pool when more than one thread is asked for).
+    pub(crate) fn search(
+        &self,
+        limits: &SearchLimits<AnyMove>,
+        setup: &SearchSetup,
+        on_info: &(dyn Fn(&Info<AnyMove>) + Sync),
+    ) -> SearchResult<AnyMove> {
+        let codes = limits.map_moves(|m| (m.variant == self.variant).then_some(m.code));
+        let report = |info: &Info<u16>| on_info(&info.map_moves(|c| self.wrap(c)));
+        let result = self.inner.search(&codes, setup, &report);
+        result.map_moves(|c| self.wrap(c))
     }
 }
 
-/// A game in progress: its start, the moves played, and every position's hash, so
-/// a threefold repetition is seen.
+/// A game in progress: its start, the moves played, and every position's hash, so a
+/// threefold repetition is seen.
 #[derive(Clone, Debug)]
-pub struct GameHistory {
-    pub start: AnyPosition,
-    pub moves: Vec<AnyMove>,
+pub struct History {
+    start: AnyPosition,
+    moves: Vec<AnyMove>,
     current: AnyPosition,
     /// Hashes of the positions before the current one, oldest first.
     earlier: Vec<u64>,
 }
 
-impl GameHistory {
-    pub fn new(start: AnyPosition) -> GameHistory {
-        GameHistory {
+impl History {
+    pub fn new(start: AnyPosition) -> History {
+        History {
+            current: start.clone(),
             start,
             moves: Vec::new(),
-            current: start,
             earlier: Vec::new(),
         }
+    }
+
+    /// The game after `moves` (move texts) from `start`; the error names the first move
+    /// refused and why.
+    pub fn from_moves<S: AsRef<str>>(
+        start: AnyPosition,
+        moves: &[S],
+    ) -> Result<History, PositionError> {
+        let mut game = History::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            let text = text.as_ref();
+            game.play_text(text).map_err(|error| PositionError::Move {
+                number: i + 1,
+                text: text.to_string(),
+                error,
+            })?;
+        }
+        Ok(game)
+    }
+
+    pub fn start(&self) -> &AnyPosition {
+        &self.start
+    }
+
+    pub fn moves(&self) -> &[AnyMove] {
+        &self.moves
     }
 
     pub fn position(&self) -> &AnyPosition {
@@ -359,7 +629,7 @@ impl GameHistory {
     }
 
     /// Plays a move after checking it.
-    pub fn try_play(&mut self, m: AnyMove) -> Result<(), String> {
+    pub fn try_play(&mut self, m: AnyMove) -> Result<(), MoveError> {
         self.current.check_move(m)?;
         self.earlier.push(self.current.hash());
         self.current.play(m);
@@ -367,39 +637,21 @@ impl GameHistory {
         Ok(())
     }
 
-    /// The game after `moves` (move texts) from `start`; the error names the first
-    /// move refused and why.
-    pub fn from_moves<S: AsRef<str>>(
-        start: AnyPosition,
-        moves: &[S],
-    ) -> Result<GameHistory, String> {
-        let mut game = GameHistory::new(start);
-        for (i, text) in moves.iter().enumerate() {
-            let text = text.as_ref();
-            game.play_text(text)
-                .map_err(|e| format!("move {} ({text}) refused: {e}", i + 1))?;
-        }
-        Ok(game)
-    }
-
     /// Plays move text after checking it.
-    pub fn play_text(&mut self, text: &str) -> Result<AnyMove, String> {
+    pub fn play_text(&mut self, text: &str) -> Result<AnyMove, MoveError> {
         let m = self.current.parse_move(text)?;
         self.try_play(m)?;
         Ok(m)
     }
 
     /// The end of the game, by the board or by threefold repetition.
-    pub fn ending(&self) -> Option<GameEnd> {
-        if let Some(end) = self.current.ending() {
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(end) = self.current.outcome() {
             return Some(end);
         }
         let key = self.current.hash();
         let seen = self.earlier.iter().filter(|&&h| h == key).count();
-        (seen >= 2).then_some(GameEnd {
-            winner: None,
-            reason: EndReason::Repetition,
-        })
+        (seen >= 2).then_some(Outcome::draw(EndReason::Repetition))
     }
 }
 
@@ -407,30 +659,71 @@ impl GameHistory {
 mod tests {
     use super::*;
 
+    fn variant(name: &str) -> Variant {
+        name.parse().unwrap()
+    }
+
     #[test]
     fn names_round_trip() {
-        for v in GameVariant::ALL {
-            assert_eq!(v.name().parse::<GameVariant>(), Ok(v));
+        for v in Variant::all() {
+            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
+            assert_eq!(v.to_string(), v.name());
         }
-        assert!("chess".parse::<GameVariant>().is_err());
+        assert_eq!(
+            "chess".parse::<Variant>().unwrap_err().to_string(),
+            "unknown variant 'chess' (expected breakthrough, capture-only, doorbraak or toy)"
+        );
     }
 
     #[test]
     fn threefold_repetition_ends_a_game() {
-        let start = AnyPosition::startpos(GameVariant::Doorbraak);
-        let mut game = GameHistory::new(start);
+        let mut game = History::new(AnyPosition::startpos(variant("doorbraak")));
         // Two shuffles back and forth repeat the start twice more.
         for text in ["a2b3", "a8b7", "b3a2", "b7a8", "a2b3", "a8b7", "b3a2"] {
             game.play_text(text).unwrap();
-            assert_eq!(game.ending(), None, "after {text}");
+            assert_eq!(game.outcome(), None, "after {text}");
         }
         game.play_text("b7a8").unwrap();
+        assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    }
+
+    #[test]
+    fn moves_belong_to_their_rule_set() {
+        let standard = AnyPosition::startpos(variant("breakthrough"));
+        let capture = AnyPosition::startpos(variant("capture-only"));
+        let m = standard.parse_move("a2b3").unwrap();
+        assert!(matches!(
+            capture.check_move(m),
+            Err(MoveError::OtherVariant(_))
+        ));
+        assert!(matches!(
+            capture.parse_move("a2b3"),
+            Err(MoveError::Rules(_))
+        ));
+        assert!(capture.is_move_text("a2b3"));
+        assert!(!capture.is_move_text("a2"));
+        let err = AnyPosition::from_fen("ppppp/pppp/5/PPPPP/PPPPP w", variant("breakthrough"))
+            .unwrap_err();
         assert_eq!(
-            game.ending(),
-            Some(GameEnd {
-                winner: None,
-                reason: EndReason::Repetition
+            err.downcast_ref::<breakthrough::FenError>(),
+            Some(&breakthrough::FenError::RankTooShort {
+                rank: 4,
+                squares: 4,
+                expected: 5
             })
         );
+    }
+
+    #[test]
+    fn divide_sums_to_perft_and_lists_every_move() {
+        for v in Variant::all() {
+            let pos = AnyPosition::startpos(v);
+            for depth in 1..=4 {
+                let divided = pos.perft_divide(depth);
+                assert_eq!(divided.len(), pos.legal_moves().len(), "{v}");
+                let total: u64 = divided.iter().map(|d| d.1).sum();
+                assert_eq!(total, pos.perft(depth), "{v} depth {depth}");
+            }
+        }
     }
 }

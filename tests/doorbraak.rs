@@ -5,8 +5,9 @@
 
 mod common;
 
-use breakthrough::doorbraak::{Ending, FenError, Move, MoveError, Position, START_FEN, perft};
-use breakthrough::rules::Color;
+use breakthrough::rulesets::doorbraak::{
+    Color, EndReason, FenError, Move, MoveError, Outcome, Position, START_FEN, perft,
+};
 use common::Rng;
 
 fn pos(fen: &str) -> Position {
@@ -54,7 +55,10 @@ fn an_explosion_captures() {
     assert_eq!(p.stone_count(Color::Black), 1);
     // Taking the last enemy stone wins.
     let p = after("5/5/5/5/2Qp1/1P3/5/5/5 w", &["b4c5"]);
-    assert_eq!(p.ending(), Some(Ending::NoStones(Color::Black)));
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::win(Color::White, EndReason::NoPieces))
+    );
     assert!(p.legal_moves().is_empty());
 }
 
@@ -120,7 +124,10 @@ fn a_win_only_through_an_explosion() {
     let win = Move::from_uci("a6b7").unwrap();
     assert_eq!(p.winning_move(), Some(win));
     let q = p.child(win);
-    assert_eq!(q.ending(), Some(Ending::GoalReached(Color::White)));
+    assert_eq!(
+        q.outcome(),
+        Some(Outcome::win(Color::White, EndReason::GoalReached))
+    );
     assert_eq!(q.to_fen(), "1P2p/P1P2/P1P2/5/5/5/5/5/5 b 0");
 }
 
@@ -128,13 +135,13 @@ fn a_win_only_through_an_explosion() {
 fn passing_twice_draws_and_passing_resets() {
     let p = after(START_FEN, &["0000"]);
     assert_eq!(p.to_fen(), "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP b 1");
-    assert_eq!(p.ending(), None);
+    assert_eq!(p.outcome(), None);
     let q = after(START_FEN, &["0000", "0000"]);
-    assert_eq!(q.ending(), Some(Ending::TwoPasses));
+    assert_eq!(q.outcome(), Some(Outcome::draw(EndReason::TwoPasses)));
     assert!(q.legal_moves().is_empty());
     let r = after(START_FEN, &["0000", "a8b7", "0000"]);
     assert_eq!(r.passes(), 1);
-    assert_eq!(r.ending(), None);
+    assert_eq!(r.outcome(), None);
     // The pass count is part of the position (and of its hash).
     assert_ne!(
         pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 1").hash(),
@@ -212,11 +219,11 @@ fn every_fen_error_has_its_kind() {
 }
 
 trait ParseSquare {
-    fn parse_square(&self) -> breakthrough::doorbraak::Square;
+    fn parse_square(&self) -> breakthrough::rulesets::doorbraak::Square;
 }
 
 impl ParseSquare for str {
-    fn parse_square(&self) -> breakthrough::doorbraak::Square {
+    fn parse_square(&self) -> breakthrough::rulesets::doorbraak::Square {
         Move::from_uci(&format!("{self}a1").replace("a1a1", "a1b2"))
             .unwrap()
             .from()
@@ -246,7 +253,7 @@ fn move_errors_say_what_is_wrong() {
 fn crowded_positions_from_a_fen_do_not_overflow_the_move_list() {
     // Far more stones than a game can have, on every other rank.
     let p = pos("p4/5/PQQQP/5/PQ1QP/5/PQQQP/5/PQQQP w");
-    assert!(p.legal_moves().len() <= breakthrough::doorbraak::MAX_MOVES);
+    assert!(p.legal_moves().len() <= breakthrough::rulesets::doorbraak::MAX_MOVES);
     compare(&p);
 }
 

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use breakthrough::rules::{Move, Position, START_FEN, Variant};
-use breakthrough::tourney::pgn;
+use breakthrough::pgn;
+use breakthrough::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, START_FEN};
+use breakthrough::variant::{AnyPosition, History};
 use serde_json::Value;
 
 fn fake(args: &str) -> String {
@@ -240,7 +241,7 @@ fn colours_swap_and_pgn_round_trips() {
         assert_eq!(g.tag("Variant"), Some("capture-only"));
         // Replay: every move legal, and a game won by the rules ends where the PGN says.
         let fen = g.tag("FEN").unwrap_or(START_FEN);
-        let mut pos = Position::from_fen(fen, Variant::CaptureOnly).unwrap();
+        let mut pos = Position::from_fen(fen, DiagonalStep::CaptureOnly).unwrap();
         for m in &g.moves {
             pos.try_play(Move::from_uci(m).unwrap()).unwrap();
         }
@@ -249,7 +250,7 @@ fn colours_swap_and_pgn_round_trips() {
             g.moves.len()
         );
         let outcome = pos.outcome().expect("every game here ends by the rules");
-        let expected = if outcome.winner == breakthrough::rules::Color::White {
+        let expected = if outcome.winner == Some(Color::White) {
             "1-0"
         } else {
             "0-1"
@@ -426,19 +427,11 @@ fn doorbraak_games_between_real_players_replay_legally() {
     assert_eq!(json["games_played"], 4);
     let games = pgn::read_games(&std::fs::read_to_string(&pgn_path).unwrap()).unwrap();
     for g in &games {
-        let mut game =
-            breakthrough::variant::GameHistory::new(breakthrough::variant::AnyPosition::startpos(
-                breakthrough::variant::GameVariant::Doorbraak,
-            ));
+        let mut game = History::new(AnyPosition::startpos("doorbraak".parse().unwrap()));
         for m in &g.moves {
             game.play_text(m).unwrap();
         }
-        let end = game.ending().expect("every game ends by the rules");
-        let result = match end.winner {
-            Some(breakthrough::rules::Color::White) => "1-0",
-            Some(breakthrough::rules::Color::Black) => "0-1",
-            None => "1/2-1/2",
-        };
-        assert_eq!(g.result, result);
+        let end = game.outcome().expect("every game ends by the rules");
+        assert_eq!(g.result, end.result_text());
     }
 }

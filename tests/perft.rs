@@ -3,7 +3,8 @@
 
 mod common;
 
-use breakthrough::rules::{Position, Variant, perft, perft_divide};
+use breakthrough::rulesets::breakthrough::{Position, perft};
+use breakthrough::variant::{AnyPosition, Variant};
 use serde_json::Value;
 
 fn oracle() -> Value {
@@ -54,8 +55,8 @@ fn oracle_cases(max_depth: u32) -> Vec<(Variant, String, u32, u64)> {
 fn check(cases: &[(Variant, String, u32, u64)]) {
     let mut failures = Vec::new();
     for (variant, fen, depth, expected) in cases {
-        let pos = Position::from_fen(fen, *variant).unwrap();
-        let got = perft(&pos, *depth);
+        let pos = AnyPosition::from_fen(fen, *variant).unwrap();
+        let got = pos.perft(*depth);
         if got != *expected {
             failures.push(format!(
                 "{variant} {fen} depth {depth}: got {got}, expected {expected}"
@@ -81,10 +82,7 @@ fn oracle_depth_7() {
 
 #[test]
 fn fairy_stockfish_cases() {
-    let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fs-perft.txt"),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::data_dir().join("fs-perft.txt")).unwrap();
     let mut cases = Vec::new();
     for line in text
         .lines()
@@ -128,17 +126,5 @@ fn fast_perft_equals_plain_recursion_on_random_positions() {
             slow_perft(pos, depth),
             "{pos:?} depth {depth}"
         );
-    }
-}
-
-#[test]
-fn divide_sums_to_perft_and_lists_every_move() {
-    for variant in Variant::ALL {
-        let pos = Position::startpos(variant);
-        for depth in 1..=5 {
-            let divided = perft_divide(&pos, depth);
-            assert_eq!(divided.len(), pos.legal_moves().len());
-            assert_eq!(divided.iter().map(|d| d.1).sum::<u64>(), perft(&pos, depth));
-        }
     }
 }

@@ -2,8 +2,8 @@
 
 mod common;
 
-use breakthrough::rules::{
-    Color, FenError, Move, MoveError, Position, START_FEN, Square, Variant, WinReason,
+use breakthrough::rulesets::breakthrough::{
+    Color, DiagonalStep, EndReason, FenError, Move, MoveError, Position, START_FEN, Square,
 };
 
 #[test]
@@ -17,13 +17,13 @@ fn incremental_hash_equals_hash_from_scratch_along_random_games() {
 
 #[test]
 fn hash_tells_apart_side_to_move_and_board_size() {
-    let white = Position::from_fen("ppppp/5/5/5/PPPPP w", Variant::Breakthrough).unwrap();
-    let black = Position::from_fen("ppppp/5/5/5/PPPPP b", Variant::Breakthrough).unwrap();
-    let taller = Position::from_fen("ppppp/5/5/5/5/PPPPP w", Variant::Breakthrough).unwrap();
+    let white = Position::from_fen("ppppp/5/5/5/PPPPP w", DiagonalStep::Free).unwrap();
+    let black = Position::from_fen("ppppp/5/5/5/PPPPP b", DiagonalStep::Free).unwrap();
+    let taller = Position::from_fen("ppppp/5/5/5/5/PPPPP w", DiagonalStep::Free).unwrap();
     assert_ne!(white.hash(), black.hash());
     // Same bit pattern for White's pawns would differ anyway; the size key separates boards.
-    let narrow = Position::from_fen("pppp/4/4/4/PPPP w", Variant::Breakthrough).unwrap();
-    let wide = Position::from_fen("pppp1/5/5/5/PPPP1 w", Variant::Breakthrough).unwrap();
+    let narrow = Position::from_fen("pppp/4/4/4/PPPP w", DiagonalStep::Free).unwrap();
+    let wide = Position::from_fen("pppp1/5/5/5/PPPP1 w", DiagonalStep::Free).unwrap();
     assert_ne!(narrow.hash(), wide.hash());
     assert_ne!(white.hash(), taller.hash());
 }
@@ -32,7 +32,7 @@ fn hash_tells_apart_side_to_move_and_board_size() {
 fn fen_round_trip_on_random_positions() {
     for pos in common::random_positions(5, 2) {
         let fen = pos.to_fen();
-        let back = Position::from_fen(&fen, pos.variant()).unwrap();
+        let back = Position::from_fen(&fen, pos.diagonal_step()).unwrap();
         assert_eq!(back, pos, "{fen}");
         assert_eq!(back.hash(), pos.hash());
         assert_eq!(back.to_fen(), fen);
@@ -43,14 +43,14 @@ fn fen_round_trip_on_random_positions() {
 fn fen_with_or_without_trailing_fields() {
     let short = Position::from_fen(
         "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w",
-        Variant::Breakthrough,
+        DiagonalStep::Free,
     )
     .unwrap();
-    assert_eq!(short, Position::startpos(Variant::Breakthrough));
+    assert_eq!(short, Position::startpos(DiagonalStep::Free));
     assert_eq!(short.to_fen(), START_FEN);
     let with_clocks = Position::from_fen(
         "ppppp/ppppp/5/PPPPP/PPPPP b - - 12 40",
-        Variant::CaptureOnly,
+        DiagonalStep::CaptureOnly,
     )
     .unwrap();
     assert_eq!(with_clocks.to_fen(), "ppppp/ppppp/5/PPPPP/PPPPP b - - 0 1");
@@ -59,7 +59,7 @@ fn fen_with_or_without_trailing_fields() {
 }
 
 fn fen_error(fen: &str) -> FenError {
-    Position::from_fen(fen, Variant::Breakthrough).expect_err(fen)
+    Position::from_fen(fen, DiagonalStep::Free).expect_err(fen)
 }
 
 #[test]
@@ -218,10 +218,10 @@ fn fen_parser_never_panics_on_mangled_input() {
         let text: String = (0..len)
             .map(|_| alphabet[rng.below(alphabet.len())])
             .collect();
-        if let Ok(pos) = Position::from_fen(&text, Variant::CaptureOnly) {
+        if let Ok(pos) = Position::from_fen(&text, DiagonalStep::CaptureOnly) {
             // Whatever parses must write back and re-read to the same position.
             assert_eq!(
-                Position::from_fen(&pos.to_fen(), Variant::CaptureOnly).unwrap(),
+                Position::from_fen(&pos.to_fen(), DiagonalStep::CaptureOnly).unwrap(),
                 pos
             );
         }
@@ -260,8 +260,8 @@ fn try_play_and_unchecked_agree() {
 
 #[test]
 fn move_errors_say_why() {
-    let std = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", Variant::Breakthrough).unwrap();
-    let cap = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", Variant::CaptureOnly).unwrap();
+    let std = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", DiagonalStep::Free).unwrap();
+    let cap = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", DiagonalStep::CaptureOnly).unwrap();
     let err = |pos: &Position, text: &str| pos.parse_move(text).expect_err(text);
     assert_eq!(err(&std, "a2"), MoveError::Syntax("a2".into()));
     assert_eq!(err(&std, "a2a2"), MoveError::Syntax("a2a2".into()));
@@ -280,7 +280,7 @@ fn move_errors_say_why() {
         MoveError::DiagonalWithoutCapture(_)
     ));
     assert!(cap.parse_move("a2a3").is_ok());
-    let over = Position::from_fen("P4/5/5/5/p4 b", Variant::Breakthrough).unwrap();
+    let over = Position::from_fen("P4/5/5/5/p4 b", DiagonalStep::Free).unwrap();
     assert_eq!(err(&over, "a1a2"), MoveError::GameOver);
     assert!(!MoveError::GameOver.to_string().is_empty());
 }
@@ -289,21 +289,37 @@ fn move_errors_say_why() {
 fn outcomes_follow_the_rules() {
     let outcome = |fen: &str, variant| Position::from_fen(fen, variant).unwrap().outcome();
     // Black just reached rank 1.
-    let o = outcome("5/5/5/1p3/p3P w", Variant::Breakthrough).unwrap();
-    assert_eq!((o.winner, o.reason), (Color::Black, WinReason::GoalReached));
+    let o = outcome("5/5/5/1p3/p3P w", DiagonalStep::Free).unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), EndReason::GoalReached)
+    );
     // White has no pawns.
-    let o = outcome("5/1p3/5/5/5 w", Variant::Breakthrough).unwrap();
-    assert_eq!((o.winner, o.reason), (Color::Black, WinReason::NoPawns));
+    let o = outcome("5/1p3/5/5/5 w", DiagonalStep::Free).unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), EndReason::NoPieces)
+    );
     // White's only pawn is blocked head-on: a move in standard rules, none in capture-only.
-    assert!(outcome("5/5/p4/P4/5 w", Variant::Breakthrough).is_none());
-    let o = outcome("5/5/p4/P4/5 w", Variant::CaptureOnly).unwrap();
-    assert_eq!((o.winner, o.reason), (Color::Black, WinReason::NoMoves));
-    assert!(Position::startpos(Variant::CaptureOnly).outcome().is_none());
+    assert!(outcome("5/5/p4/P4/5 w", DiagonalStep::Free).is_none());
+    let o = outcome("5/5/p4/P4/5 w", DiagonalStep::CaptureOnly).unwrap();
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), EndReason::NoMoves)
+    );
+    assert!(
+        Position::startpos(DiagonalStep::CaptureOnly)
+            .outcome()
+            .is_none()
+    );
     // A capture of the last pawn wins.
-    let mut pos = Position::from_fen("5/5/1p3/P4/5 w", Variant::CaptureOnly).unwrap();
+    let mut pos = Position::from_fen("5/5/1p3/P4/5 w", DiagonalStep::CaptureOnly).unwrap();
     pos.try_play(pos.parse_move("a2b3").unwrap()).unwrap();
     let o = pos.outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (Color::White, WinReason::NoPawns));
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::White), EndReason::NoPieces)
+    );
 }
 
 #[test]
@@ -315,7 +331,7 @@ fn outcome_and_move_generation_agree_on_random_games() {
             "{pos:?}"
         );
         if let Some(o) = pos.outcome() {
-            assert_eq!(o.winner, pos.side_to_move().opponent(), "{pos:?}");
+            assert_eq!(o.winner, Some(pos.side_to_move().opponent()), "{pos:?}");
         }
         assert_eq!(pos.count_legal_moves(), pos.legal_moves().len() as u64);
     }
@@ -323,15 +339,19 @@ fn outcome_and_move_generation_agree_on_random_games() {
 
 #[test]
 fn variant_names_parse() {
+    use breakthrough::variant::Variant;
+    let names: Vec<&str> = Variant::all().map(Variant::name).collect();
+    assert_eq!(names, ["breakthrough", "capture-only", "doorbraak"]);
     assert_eq!(
-        "capture-only".parse::<Variant>().unwrap(),
-        Variant::CaptureOnly
+        "Capture-Only".parse::<Variant>().unwrap().name(),
+        "capture-only"
     );
+    assert_eq!(Variant::default().name(), "breakthrough");
+    let err = "chess".parse::<Variant>().unwrap_err().to_string();
     assert_eq!(
-        "Breakthrough".parse::<Variant>().unwrap(),
-        Variant::Breakthrough
+        err,
+        "unknown variant 'chess' (expected breakthrough, capture-only or doorbraak)"
     );
-    assert!("chess".parse::<Variant>().is_err());
 }
 
 /// True if the side to move can force a win within `plies` (exhaustive).
@@ -343,7 +363,7 @@ fn wins_within(pos: &Position, plies: u32) -> bool {
         let child = pos.child(m);
         child
             .outcome()
-            .is_some_and(|o| o.winner == pos.side_to_move())
+            .is_some_and(|o| o.winner == Some(pos.side_to_move()))
             || (plies >= 3 && loses_within(&child, plies - 1))
     })
 }
@@ -354,7 +374,7 @@ fn loses_within(pos: &Position, plies: u32) -> bool {
     if moves.is_empty() {
         return pos
             .outcome()
-            .is_some_and(|o| o.winner != pos.side_to_move());
+            .is_some_and(|o| o.winner != Some(pos.side_to_move()));
     }
     moves.iter().all(|&m| wins_within(&pos.child(m), plies - 1))
 }
@@ -372,7 +392,7 @@ fn win_in_two_is_a_forced_win_in_three_plies() {
                 "{pos:?}: {m} does not force the win"
             );
         }
-        if pos.variant() == Variant::CaptureOnly {
+        if pos.diagonal_step() == DiagonalStep::CaptureOnly {
             assert!(pos.win_in_two().is_none());
         }
     }
@@ -382,7 +402,7 @@ fn win_in_two_is_a_forced_win_in_three_plies() {
 #[test]
 fn moves_made_at_least_bounds_the_moves_of_random_games() {
     let mut rng = common::Rng::new(12345);
-    for variant in [Variant::Breakthrough, Variant::CaptureOnly] {
+    for variant in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
         for _ in 0..50 {
             let mut pos = Position::startpos(variant);
             let mut made = [0u64; 2];

@@ -609,7 +609,7 @@ fn doorbraak_over_uci() {
     e.send("go depth 5");
     let best = bestmove_of(&e.until("bestmove", SHORT));
     assert!(
-        breakthrough::doorbraak::Position::startpos()
+        breakthrough::rulesets::doorbraak::Position::startpos()
             .parse_move(&best)
             .is_ok(),
         "{best}"

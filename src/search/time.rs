@@ -4,23 +4,23 @@
 use std::time::Duration;
 
 use super::is_decisive;
-use crate::params::time::*;
+use super::params::*;
 
 /// The clock as `go` gives it, for the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    pub remaining: Duration,
-    pub increment: Duration,
-    pub moves_to_go: Option<u64>,
+pub(crate) struct Clock {
+    pub(crate) remaining: Duration,
+    pub(crate) increment: Duration,
+    pub(crate) moves_to_go: Option<u64>,
     /// Moves the side to move has played in this game so far (as far as the engine knows).
-    pub moves_played: u64,
+    pub(crate) moves_played: u64,
 }
 
 /// (soft, hard): past `soft` no new iteration starts; at `hard` the search stops.
 ///
 /// The hard limit never exceeds the remaining time less `overhead` (the GUI's and the
 /// pipe's delay), so the engine cannot lose on time while its clock has any time left.
-pub fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
+pub(crate) fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
     let remaining = clock.remaining.as_micros() as u64;
     let overhead = overhead.as_micros() as u64;
     let increment = clock.increment.as_micros() as u64;

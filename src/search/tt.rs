@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub(crate) enum Bound {
     /// The true score is at least this (a fail high).
     Lower,
     /// The true score is at most this (a fail low).
@@ -18,11 +18,22 @@ pub enum Bound {
 
 /// A probed entry. Scores are as stored: the caller converts win distances.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub move_code: u16,
-    pub score: i16,
-    pub depth: u8,
-    pub bound: Bound,
+pub(crate) struct Entry {
+    pub(crate) move_code: u16,
+    pub(crate) score: i16,
+    pub(crate) depth: u8,
+    pub(crate) bound: Bound,
+}
+
+/// Why a table could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TableError {
+    #[error(
+        "cannot allocate {megabytes} MB for the hash table: only {available} MB of memory are free"
+    )]
+    NotFree { megabytes: usize, available: usize },
+    #[error("cannot allocate {megabytes} MB for the hash table")]
+    Allocation { megabytes: usize },
 }
 
 struct Slot {
@@ -30,7 +41,7 @@ struct Slot {
     data: AtomicU64,
 }
 
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     slots: Box<[Slot]>,
     generation: AtomicU8,
 }
@@ -66,30 +77,24 @@ fn unpack(data: u64) -> Option<Entry> {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one slot).
-    ///
-    /// # Panics
-    /// If the memory cannot be had; [`TranspositionTable::try_new`] reports that instead.
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        TranspositionTable::try_new(megabytes).expect("transposition table allocation")
-    }
-
-    /// A table of about `megabytes` MB, or an error if the memory cannot be had.
-    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+    /// A table of about `megabytes` MB (at least one slot), or an error if the memory
+    /// cannot be had.
+    pub(crate) fn new(megabytes: usize) -> Result<TranspositionTable, TableError> {
         // Every slot is written below, so a table larger than free memory would not
         // fail cleanly: the system would kill the process. Refuse it up front.
         if let Some(available) = available_megabytes()
             && megabytes > available
         {
-            return Err(format!(
-                "cannot allocate {megabytes} MB for the hash table: only {available} MB of memory are free"
-            ));
+            return Err(TableError::NotFree {
+                megabytes,
+                available,
+            });
         }
         let count = (megabytes.saturating_mul(1 << 20) / SLOT_BYTES).max(1);
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {megabytes} MB for the hash table"))?;
+            .map_err(|_| TableError::Allocation { megabytes })?;
         slots.extend((0..count).map(|_| Slot {
             check: AtomicU64::new(0),
             data: AtomicU64::new(0),
@@ -101,7 +106,7 @@ impl TranspositionTable {
     }
 
     /// Empties every slot.
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         for s in self.slots.iter() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
@@ -110,7 +115,7 @@ impl TranspositionTable {
     }
 
     /// Marks the start of a new search, so old entries give way first.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -122,7 +127,7 @@ impl TranspositionTable {
     }
 
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slot(key);
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
@@ -134,7 +139,7 @@ impl TranspositionTable {
 
     /// Stores an entry, keeping a deeper one from this search for another position.
     #[inline]
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub(crate) fn store(&self, key: u64, entry: Entry) {
         let slot = self.slot(key);
         let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
         let old_data = slot.data.load(Ordering::Relaxed);
@@ -159,7 +164,7 @@ impl TranspositionTable {
     }
 
     /// Per mille of the first thousand slots used in the current search.
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
@@ -187,7 +192,7 @@ mod tests {
 
     #[test]
     fn stores_and_verifies_keys() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let e = Entry {
             move_code: 0x123,
             score: -31_000,
@@ -200,7 +205,7 @@ mod tests {
         assert_eq!(tt.probe(43), None);
         tt.clear();
         assert_eq!(tt.probe(42), None);
-        let tiny = TranspositionTable::new(0);
+        let tiny = TranspositionTable::new(0).unwrap();
         tiny.store(7, e);
         assert_eq!(tiny.probe(7), Some(e));
     }

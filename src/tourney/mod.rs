@@ -4,43 +4,76 @@
 //! as child processes behind timed channels ([`process`]), and the results feed Elo
 //! and SPRT statistics ([`stats`]) and PGN/JSON output ([`pgn`]).
 
-pub mod game;
-pub mod openings;
-pub mod pgn;
-pub mod process;
-pub mod spec;
-pub mod stats;
+mod openings;
+mod process;
+mod referee;
+mod spec;
+mod stats;
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 
-use crate::rules::Color;
-use crate::variant::GameVariant;
+use crate::pgn;
+use crate::rulesets::Color;
+use crate::variant::Variant;
 
-use game::{EngineSlot, ForfeitKind, GameConfig, GameRecord, SearchStats, Termination, play_game};
-use openings::Opening;
-use process::EngineProcess;
-use spec::EngineSpec;
-use stats::{Sprt, SprtVerdict, Wdl};
+pub(crate) use openings::{Opening, OpeningError};
+pub(crate) use referee::RefereeConfig;
+pub(crate) use spec::{EngineSpec, SpecError};
+pub(crate) use stats::{Sprt, SprtError};
+
+use process::{EngineProcess, StartError};
+use referee::{EngineSlot, ForfeitKind, GameRecord, SearchStats, Termination, play_game};
+use stats::{SprtVerdict, Wdl};
+
+/// Options the match sends an engine besides the user's (its `UCI_Variant`).
+type ExtraOptions = Vec<(String, String)>;
+
+/// Why a match cannot be set up or its records written.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum MatchError {
+    #[error("a match needs at least two --engine")]
+    TooFewEngines,
+    #[error("--sprt needs exactly two engines")]
+    SprtNeedsTwo,
+    #[error("--{0} must be a positive number of seconds")]
+    BadSeconds(&'static str),
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Sprt(#[from] SprtError),
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+    #[error(transparent)]
+    Start(#[from] StartError),
+    #[error("'{cmd}' does not offer UCI_Variant {variant}; set it with option.UCI_Variant=NAME")]
+    NoVariant { cmd: String, variant: Variant },
+    #[error("cannot write {what} file {path}: {error}")]
+    Write {
+        what: &'static str,
+        path: String,
+        error: std::io::Error,
+    },
+}
 
 /// Everything a match needs, already validated.
-pub struct MatchConfig {
-    pub engines: Vec<EngineSpec>,
-    pub variant: GameVariant,
+pub(crate) struct MatchConfig {
+    pub(crate) engines: Vec<EngineSpec>,
+    pub(crate) variant: Variant,
     /// Games per pairing.
-    pub games: usize,
+    pub(crate) games: usize,
     /// Openings, used in turn; each is played twice with colours swapped.
-    pub openings: Vec<Opening>,
-    pub concurrency: usize,
-    pub game: GameConfig,
-    pub pgn: Option<String>,
-    pub json: Option<String>,
-    pub sprt: Option<Sprt>,
+    pub(crate) openings: Vec<Opening>,
+    pub(crate) concurrency: usize,
+    pub(crate) referee: RefereeConfig,
+    pub(crate) pgn: Option<String>,
+    pub(crate) json: Option<String>,
+    pub(crate) sprt: Option<Sprt>,
 }
 
 /// One scheduled game.
@@ -73,11 +106,11 @@ fn schedule(cfg: &MatchConfig) -> Vec<Job> {
 
 /// Results of one engine.
 #[derive(Clone, Debug, Default)]
-pub struct EngineTally {
-    pub name: String,
-    pub wdl: Wdl,
-    pub forfeits: BTreeMap<ForfeitKind, u64>,
-    pub search: SearchStats,
+struct EngineTally {
+    name: String,
+    wdl: Wdl,
+    forfeits: BTreeMap<ForfeitKind, u64>,
+    search: SearchStats,
 }
 
 impl EngineTally {
@@ -105,10 +138,10 @@ impl EngineTally {
 }
 
 /// What a finished match reports.
-pub struct MatchSummary {
-    pub tallies: Vec<EngineTally>,
-    pub games: Vec<GameRecord>,
-    pub sprt: Option<(Sprt, f64, SprtVerdict)>,
+struct MatchSummary {
+    tallies: Vec<EngineTally>,
+    games: Vec<GameRecord>,
+    sprt: Option<(Sprt, f64, SprtVerdict)>,
 }
 
 /// The option values the match adds for each engine: `UCI_Variant`, when the
@@ -116,8 +149,8 @@ pub struct MatchSummary {
 fn variant_option(
     spec: &EngineSpec,
     engine: &EngineProcess,
-    variant: GameVariant,
-) -> Result<Vec<(String, String)>, String> {
+    variant: Variant,
+) -> Result<ExtraOptions, MatchError> {
     if spec.option("UCI_Variant").is_some() {
         return Ok(Vec::new());
     }
@@ -126,11 +159,10 @@ fn variant_option(
         Some(vars) if vars.iter().any(|v| v.eq_ignore_ascii_case(variant.name())) => {
             Ok(vec![("UCI_Variant".into(), variant.name().into())])
         }
-        Some(_) => Err(format!(
-            "'{}' does not offer UCI_Variant {}; set it with option.UCI_Variant=NAME",
-            spec.cmd,
-            variant.name()
-        )),
+        Some(_) => Err(MatchError::NoVariant {
+            cmd: spec.cmd.clone(),
+            variant,
+        }),
     }
 }
 
@@ -147,13 +179,98 @@ fn fmt_elo(e: f64) -> String {
 }
 
 /// Runs the match and prints progress lines and the final table on stdout.
-pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
-    // Start every engine once before the first game: a wrong command or a missing
-    // variant is a setup error, not a string of forfeits.
+pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
+    let (names, extra) = start_engines(&cfg)?;
+    let jobs = Arc::new(schedule(&cfg));
+    let total = jobs.len();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (workers, results) = spawn_workers(&cfg, &extra, jobs, stop.clone());
+    let mut pgn_file = match &cfg.pgn {
+        Some(path) => Some(File::create(path).map_err(|error| MatchError::Write {
+            what: "PGN",
+            path: path.clone(),
+            error,
+        })?),
+        None => None,
+    };
+    let date = pgn::today();
+    let mut summary = MatchSummary {
+        tallies: names
+            .iter()
+            .map(|n| EngineTally {
+                name: n.clone(),
+                ..Default::default()
+            })
+            .collect(),
+        games: Vec::new(),
+        sprt: None,
+    };
+    for (done, (job, record)) in results.iter().enumerate() {
+        summary.count(&record);
+        println!(
+            "Finished game {} of {total} ({} vs {}): {} {{{}}}, {} plies; {}",
+            job.round,
+            names[job.white],
+            names[job.black],
+            record.result_text(),
+            record.reason_text(),
+            record.opening.moves.len() + record.moves.len(),
+            summary.standing(done + 1)
+        );
+        if let (Some(file), Some(path)) = (pgn_file.as_mut(), &cfg.pgn) {
+            let text = pgn_text(&record, &cfg, &names, job, &date);
+            file.write_all(text.as_bytes())
+                .map_err(|error| MatchError::Write {
+                    what: "PGN",
+                    path: path.clone(),
+                    error,
+                })?;
+        }
+        summary.games.push(record);
+        if let Some(sprt) = cfg.sprt {
+            let llr = sprt.llr(&summary.tallies[0].wdl);
+            // Once a bound is crossed the verdict stands; games still in progress
+            // then only move the LLR reported beside it.
+            let verdict = match summary.sprt {
+                Some((_, _, v)) if v != SprtVerdict::Continue => v,
+                _ => sprt.verdict(&summary.tallies[0].wdl),
+            };
+            summary.sprt = Some((sprt, llr, verdict));
+            if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
+                println!(
+                    "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
+                    done + 1
+                );
+            }
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    print_table(&summary);
+    if let Some(path) = &cfg.json {
+        let json = summary_json(&summary, &cfg, &names);
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
+        )
+        .map_err(|error| MatchError::Write {
+            what: "JSON",
+            path: path.clone(),
+            error,
+        })?;
+    }
+    Ok(())
+}
+
+/// Starts every engine once before the first game, so a wrong command or a missing
+/// variant is a setup error, not a string of forfeits. Returns each engine's name
+/// (made unique) and the options the match adds for it.
+fn start_engines(cfg: &MatchConfig) -> Result<(Vec<String>, Vec<ExtraOptions>), MatchError> {
     let mut names = Vec::new();
     let mut extra = Vec::new();
     for spec in &cfg.engines {
-        let engine = EngineProcess::start(spec, &[], cfg.game.startup_timeout)?;
+        let engine = EngineProcess::start(spec, &[], cfg.referee.startup_timeout)?;
         extra.push(variant_option(spec, &engine, cfg.variant)?);
         let base = spec
             .name
@@ -168,14 +285,22 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
         }
         names.push(name);
     }
-    let jobs = Arc::new(schedule(&cfg));
-    let total = jobs.len();
+    Ok((names, extra))
+}
+
+/// Starts `cfg.concurrency` threads, each with its own engine processes, that take the
+/// next job until none is left or `stop` is set; finished games arrive on the channel.
+fn spawn_workers(
+    cfg: &MatchConfig,
+    extra: &[ExtraOptions],
+    jobs: Arc<Vec<Job>>,
+    stop: Arc<AtomicBool>,
+) -> (Vec<thread::JoinHandle<()>>, Receiver<(Job, GameRecord)>) {
     let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
     let openings = Arc::new(cfg.openings.clone());
     let (tx, rx) = channel::<(Job, GameRecord)>();
     let mut workers = Vec::new();
-    for _ in 0..cfg.concurrency.min(total.max(1)) {
+    for _ in 0..cfg.concurrency.min(jobs.len().max(1)) {
         let (jobs, next, stop, openings, tx) = (
             jobs.clone(),
             next.clone(),
@@ -186,10 +311,10 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
         let mut slots: Vec<EngineSlot> = cfg
             .engines
             .iter()
-            .zip(&extra)
+            .zip(extra)
             .map(|(s, e)| EngineSlot::new(s.clone(), e.clone()))
             .collect();
-        let game_cfg = cfg.game.clone();
+        let referee = cfg.referee.clone();
         workers.push(thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -203,32 +328,20 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
                     let (lo, hi) = slots.split_at_mut(w);
                     (&mut hi[0], &mut lo[b])
                 };
-                let record = play_game([white, black], [w, b], &openings[job.opening], &game_cfg);
+                let record = play_game([white, black], [w, b], &openings[job.opening], &referee);
                 if tx.send((job, record)).is_err() {
                     break;
                 }
             }
         }));
     }
-    drop(tx);
+    (workers, rx)
+}
 
-    let mut pgn_file = match &cfg.pgn {
-        Some(path) => {
-            Some(File::create(path).map_err(|e| format!("cannot write PGN file {path}: {e}"))?)
-        }
-        None => None,
-    };
-    let date = pgn::today();
-    let mut tallies: Vec<EngineTally> = names
-        .iter()
-        .map(|n| EngineTally {
-            name: n.clone(),
-            ..Default::default()
-        })
-        .collect();
-    let mut games = Vec::new();
-    let mut sprt_state = None;
-    for (done, (job, record)) in rx.iter().enumerate() {
+impl MatchSummary {
+    /// Adds a finished game to the tallies.
+    fn count(&mut self, record: &GameRecord) {
+        let tallies = &mut self.tallies;
         match (record.winner, record.loser()) {
             (Some(winner), Some(loser)) => {
                 let (winner, loser) = (
@@ -252,85 +365,66 @@ pub fn run(cfg: MatchConfig) -> Result<MatchSummary, String> {
                 .search
                 .add(&record.stats[color.index()]);
         }
-        let plies = record.opening.moves.len() + record.moves.len();
-        println!(
-            "Finished game {} of {total} ({} vs {}): {} {{{}}}, {plies} plies; {}",
-            job.round,
-            names[job.white],
-            names[job.black],
-            record.result_text(),
-            record.reason_text(),
-            if names.len() == 2 {
-                let t = &tallies[0];
-                format!(
-                    "score of {} vs {}: {} - {} - {} [{:.3}] {}",
-                    names[0],
-                    names[1],
-                    t.wdl.wins,
-                    t.wdl.losses,
-                    t.wdl.draws,
-                    t.wdl.score(),
-                    done + 1
-                )
-            } else {
-                format!("{} games done", done + 1)
-            }
-        );
-        if let Some(file) = pgn_file.as_mut() {
-            let tc = {
-                let (a, b) = (
-                    cfg.engines[job.white].limits.describe(),
-                    cfg.engines[job.black].limits.describe(),
-                );
-                (a == b).then_some(a)
-            };
-            let text = pgn::write_game(
-                &record,
-                [&names[job.white], &names[job.black]],
-                job.round,
-                cfg.variant.name(),
-                &date,
-                tc.as_deref(),
-            );
-            file.write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write PGN: {e}"))?;
-        }
-        games.push(record);
-        if let Some(sprt) = cfg.sprt {
-            let llr = sprt.llr(&tallies[0].wdl);
-            // Once a bound is crossed the verdict stands; games still in progress
-            // then only move the LLR reported beside it.
-            let verdict = match sprt_state {
-                Some((_, _, v)) if v != SprtVerdict::Continue => v,
-                _ => sprt.verdict(&tallies[0].wdl),
-            };
-            sprt_state = Some((sprt, llr, verdict));
-            if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
-                println!(
-                    "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
-                    done + 1
-                );
-            }
+    }
+
+    /// The end of a progress line: the score so far in a match of two, else the count.
+    fn standing(&self, done: usize) -> String {
+        match &self.tallies[..] {
+            [a, b] => format!(
+                "score of {} vs {}: {} - {} - {} [{:.3}] {done}",
+                a.name,
+                b.name,
+                a.wdl.wins,
+                a.wdl.losses,
+                a.wdl.draws,
+                a.wdl.score()
+            ),
+            _ => format!("{done} games done"),
         }
     }
-    for w in workers {
-        let _ = w.join();
+}
+
+/// One game in PGN, with the match's tags.
+fn pgn_text(
+    record: &GameRecord,
+    cfg: &MatchConfig,
+    names: &[String],
+    job: Job,
+    date: &str,
+) -> String {
+    let start = &record.opening.start;
+    let mut tags = vec![
+        ("Event", "breakthrough match".to_string()),
+        ("Site", "?".to_string()),
+        ("Date", date.to_string()),
+        ("Round", job.round.to_string()),
+        ("White", names[job.white].clone()),
+        ("Black", names[job.black].clone()),
+        ("Result", record.result_text().to_string()),
+        ("Variant", cfg.variant.name().to_string()),
+    ];
+    if !start.is_startpos() {
+        tags.push(("FEN", start.to_fen()));
+        tags.push(("SetUp", "1".to_string()));
     }
-    let summary = MatchSummary {
-        tallies,
-        games,
-        sprt: sprt_state,
-    };
-    print_table(&summary);
-    if let Some(path) = &cfg.json {
-        let json = summary_json(&summary, &cfg, &names);
-        std::fs::write(
-            path,
-            serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
-        )
-        .map_err(|e| format!("cannot write JSON file {path}: {e}"))?;
+    let (white_tc, black_tc) = (
+        cfg.engines[job.white].limits.describe(),
+        cfg.engines[job.black].limits.describe(),
+    );
+    if white_tc == black_tc {
+        tags.push(("TimeControl", white_tc));
     }
-    Ok(summary)
+    let plies = record.opening.moves.len() + record.moves.len();
+    tags.push(("PlyCount", plies.to_string()));
+    tags.push(("Termination", record.reason_text()));
+    pgn::write_game(
+        &tags,
+        start.side_to_move(),
+        &record.opening.moves,
+        &record.moves,
+        &record.reason_text(),
+        record.result_text(),
+    )
 }
 
 fn print_table(summary: &MatchSummary) {

@@ -11,7 +11,7 @@ use super::spec::EngineSpec;
 
 /// What waiting for a line gave.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Received {
+pub(crate) enum Received {
     Line(String),
     /// The deadline passed first.
     Timeout,
@@ -19,23 +19,50 @@ pub enum Received {
     Closed,
 }
 
-pub struct EngineProcess {
+pub(crate) struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
     /// The name from `id name`, if the engine sent one.
-    pub id_name: Option<String>,
+    pub(crate) id_name: Option<String>,
     /// Names of the options the engine declared, with their `var` values for combos.
-    pub declared_options: Vec<(String, Vec<String>)>,
+    declared_options: Vec<(String, Vec<String>)>,
 }
 
 /// Why an engine could not be started or set up.
-pub type StartError = String;
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum StartError {
+    #[error("cannot start '{cmd}': {error}")]
+    Spawn { cmd: String, error: std::io::Error },
+    #[error("'{0}' gave no pipe to talk through")]
+    NoPipe(String),
+    #[error("'{0}' exited at once")]
+    ExitedAtOnce(String),
+    #[error("'{cmd}' sent no uciok within {timeout:?}")]
+    NoUciOk { cmd: String, timeout: Duration },
+    #[error("'{0}' exited before uciok")]
+    ExitedBeforeUciOk(String),
+    #[error("'{0}' exited while setting options")]
+    ExitedSettingOptions(String),
+    #[error("'{cmd}' {error}")]
+    NotReady { cmd: String, error: SyncError },
+}
+
+/// Why `isready` went unanswered.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SyncError {
+    #[error("exited")]
+    Exited,
+    #[error("sent no readyok within {0:?}")]
+    NoReadyOk(Duration),
+    #[error("exited before readyok")]
+    ExitedBeforeReadyOk,
+}
 
 impl EngineProcess {
     /// Starts the engine and runs the UCI handshake: `uci`/`uciok`, the options,
     /// then `isready`/`readyok`, each wait bounded by `timeout`.
-    pub fn start(
+    pub(crate) fn start(
         spec: &EngineSpec,
         extra_options: &[(String, String)],
         timeout: Duration,
@@ -46,9 +73,13 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", spec.cmd))?;
-        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
-        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
+            .map_err(|error| StartError::Spawn {
+                cmd: spec.cmd.clone(),
+                error,
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(StartError::NoPipe(spec.cmd.clone()));
+        };
         let rx = crate::lines::spawn_reader(stdout);
         let mut engine = EngineProcess {
             child,
@@ -57,28 +88,32 @@ impl EngineProcess {
             id_name: None,
             declared_options: Vec::new(),
         };
+        let cmd = || spec.cmd.clone();
         engine
             .send("uci")
-            .map_err(|_| format!("'{}' exited at once", spec.cmd))?;
+            .map_err(|_| StartError::ExitedAtOnce(cmd()))?;
         let deadline = Instant::now() + timeout;
         loop {
             match engine.recv(deadline) {
                 Received::Line(line) if line == "uciok" => break,
                 Received::Line(line) => engine.note_uci_line(&line),
                 Received::Timeout => {
-                    return Err(format!("'{}' sent no uciok within {timeout:?}", spec.cmd));
+                    return Err(StartError::NoUciOk {
+                        cmd: cmd(),
+                        timeout,
+                    });
                 }
-                Received::Closed => return Err(format!("'{}' exited before uciok", spec.cmd)),
+                Received::Closed => return Err(StartError::ExitedBeforeUciOk(cmd())),
             }
         }
         for (name, value) in spec.options.iter().chain(extra_options) {
             engine
                 .send(&format!("setoption name {name} value {value}"))
-                .map_err(|_| format!("'{}' exited while setting options", spec.cmd))?;
+                .map_err(|_| StartError::ExitedSettingOptions(cmd()))?;
         }
         engine
             .sync(timeout)
-            .map_err(|e| format!("'{}' {e}", spec.cmd))?;
+            .map_err(|error| StartError::NotReady { cmd: cmd(), error })?;
         Ok(engine)
     }
 
@@ -102,7 +137,7 @@ impl EngineProcess {
     }
 
     /// The `var` values of a declared combo option, if the engine declared it.
-    pub fn declared_option(&self, name: &str) -> Option<&[String]> {
+    pub(crate) fn declared_option(&self, name: &str) -> Option<&[String]> {
         self.declared_options
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -110,14 +145,14 @@ impl EngineProcess {
     }
 
     /// Sends one line; an error means the engine is gone.
-    pub fn send(&mut self, line: &str) -> std::io::Result<()> {
+    pub(crate) fn send(&mut self, line: &str) -> std::io::Result<()> {
         log::debug!("> {line}");
         writeln!(self.stdin, "{line}")?;
         self.stdin.flush()
     }
 
     /// Waits for the next line until `deadline`.
-    pub fn recv(&mut self, deadline: Instant) -> Received {
+    pub(crate) fn recv(&mut self, deadline: Instant) -> Received {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(line) => {
@@ -131,15 +166,15 @@ impl EngineProcess {
 
     /// `isready` then wait for `readyok`, dropping whatever came before it
     /// (a late `bestmove` from a stopped search, for example).
-    pub fn sync(&mut self, timeout: Duration) -> Result<(), String> {
-        self.send("isready").map_err(|_| "exited".to_string())?;
+    pub(crate) fn sync(&mut self, timeout: Duration) -> Result<(), SyncError> {
+        self.send("isready").map_err(|_| SyncError::Exited)?;
         let deadline = Instant::now() + timeout;
         loop {
             match self.recv(deadline) {
                 Received::Line(line) if line == "readyok" => return Ok(()),
                 Received::Line(_) => {}
-                Received::Timeout => return Err(format!("sent no readyok within {timeout:?}")),
-                Received::Closed => return Err("exited before readyok".to_string()),
+                Received::Timeout => return Err(SyncError::NoReadyOk(timeout)),
+                Received::Closed => return Err(SyncError::ExitedBeforeReadyOk),
             }
         }
     }

@@ -2,27 +2,26 @@
 //! `cmd=PATH args="-x y" name=NAME option.Hash=16 tc=10+0.1`.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::time::Duration;
 
 /// How long an engine may think, per move or per game.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Limits {
+pub(crate) struct PlayLimits {
     /// Base time and increment per move (`tc=10+0.1`, seconds).
-    pub tc: Option<(Duration, Duration)>,
+    pub(crate) tc: Option<(Duration, Duration)>,
     /// Fixed time per move (`movetime=500`, milliseconds).
-    pub movetime: Option<Duration>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
+    pub(crate) movetime: Option<Duration>,
+    pub(crate) depth: Option<u32>,
+    pub(crate) nodes: Option<u64>,
 }
 
-impl Limits {
-    pub fn is_empty(&self) -> bool {
+impl PlayLimits {
+    pub(crate) fn is_empty(&self) -> bool {
         self.tc.is_none() && self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none()
     }
 
     /// For the PGN's TimeControl tag.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut parts = Vec::new();
         if let Some((base, inc)) = self.tc {
             parts.push(format!("{}+{}", base.as_secs_f64(), inc.as_secs_f64()));
@@ -42,48 +41,59 @@ impl Limits {
 
 /// One engine as the user described it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct EngineSpec {
-    pub cmd: String,
-    pub args: Vec<String>,
-    pub name: Option<String>,
+pub(crate) struct EngineSpec {
+    pub(crate) cmd: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) name: Option<String>,
     /// `setoption` name and value, in the order given.
-    pub options: Vec<(String, String)>,
-    pub limits: Limits,
+    pub(crate) options: Vec<(String, String)>,
+    pub(crate) limits: PlayLimits,
 }
 
 /// A settings string that cannot be understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-fn err<T>(message: impl Into<String>) -> Result<T, SpecError> {
-    Err(SpecError(message.into()))
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum SpecError {
+    #[error("unclosed {quote} quote in '{text}'")]
+    UnclosedQuote { quote: char, text: String },
+    #[error("bad {what} '{text}' (expected seconds, like 10 or 0.1)")]
+    BadSeconds { what: &'static str, text: String },
+    #[error("bad {key} '{text}' (expected a whole number)")]
+    BadNumber { key: String, text: String },
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error(
+        "unknown setting '{0}' (expected cmd, args, name, option.NAME, tc, movetime, depth or nodes)"
+    )]
+    UnknownSetting(String),
+    #[error("engine '{0}' has no cmd=PATH")]
+    NoCmd(String),
+    #[error("engine '{0}' has no limit: give tc, movetime, depth or nodes (here or in --each)")]
+    NoLimit(String),
+    #[error("engine '{0}' has both tc and movetime: choose one")]
+    TcAndMovetime(String),
 }
 
 /// Splits on white space outside quotes; `"` or `'` quote a value, `\` escapes inside `"`.
-pub fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
+pub(crate) fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
     let mut chars = text.chars();
+    let unclosed = |quote| SpecError::UnclosedQuote {
+        quote,
+        text: text.to_string(),
+    };
     while let Some(c) = chars.next() {
         match c {
             '"' | '\'' => {
                 in_word = true;
                 loop {
                     match chars.next() {
-                        None => return err(format!("unclosed {c} quote in '{text}'")),
+                        None => return Err(unclosed(c)),
                         Some(q) if q == c => break,
                         Some('\\') if c == '"' => match chars.next() {
                             Some(e) => word.push(e),
-                            None => return err(format!("unclosed {c} quote in '{text}'")),
+                            None => return Err(unclosed(c)),
                         },
                         Some(other) => word.push(other),
                     }
@@ -107,33 +117,36 @@ pub fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
     Ok(words)
 }
 
-fn parse_seconds(text: &str, what: &str) -> Result<Duration, SpecError> {
+fn parse_seconds(text: &str, what: &'static str) -> Result<Duration, SpecError> {
     match text.parse::<f64>() {
         Ok(s) if (0.0..1e9).contains(&s) => Ok(Duration::from_secs_f64(s)),
-        _ => err(format!(
-            "bad {what} '{text}' (expected seconds, like 10 or 0.1)"
-        )),
+        _ => Err(SpecError::BadSeconds {
+            what,
+            text: text.to_string(),
+        }),
     }
 }
 
 fn parse_number<T: std::str::FromStr>(text: &str, key: &str) -> Result<T, SpecError> {
-    text.parse()
-        .or_else(|_| err(format!("bad {key} '{text}' (expected a whole number)")))
+    text.parse().map_err(|_| SpecError::BadNumber {
+        key: key.to_string(),
+        text: text.to_string(),
+    })
 }
 
 impl EngineSpec {
     /// Reads `key=value` pairs into a spec; later keys override earlier ones.
-    pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
+    pub(crate) fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec::default();
         spec.apply(text)?;
         Ok(spec)
     }
 
     /// Adds the settings of `text` on top of this spec.
-    pub fn apply(&mut self, text: &str) -> Result<(), SpecError> {
+    pub(crate) fn apply(&mut self, text: &str) -> Result<(), SpecError> {
         for word in split_words(text)? {
             let Some((key, value)) = word.split_once('=') else {
-                return err(format!("'{word}' is not key=value"));
+                return Err(SpecError::NotKeyValue(word));
             };
             match key {
                 "cmd" => self.cmd = value.to_string(),
@@ -156,11 +169,7 @@ impl EngineSpec {
                         self.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
                         self.options.push((name.to_string(), value.to_string()));
                     }
-                    _ => {
-                        return err(format!(
-                            "unknown setting '{key}' (expected cmd, args, name, option.NAME, tc, movetime, depth or nodes)"
-                        ));
-                    }
+                    _ => return Err(SpecError::UnknownSetting(key.to_string())),
                 },
             }
         }
@@ -168,27 +177,23 @@ impl EngineSpec {
     }
 
     /// `each` first, then this engine's own settings on top.
-    pub fn with_defaults(each: &str, own: &str) -> Result<EngineSpec, SpecError> {
+    pub(crate) fn with_defaults(each: &str, own: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec::parse(each)?;
         spec.apply(own)?;
         if spec.cmd.is_empty() {
-            return err(format!("engine '{own}' has no cmd=PATH"));
+            return Err(SpecError::NoCmd(own.to_string()));
         }
         if spec.limits.is_empty() {
-            return err(format!(
-                "engine '{own}' has no limit: give tc, movetime, depth or nodes (here or in --each)"
-            ));
+            return Err(SpecError::NoLimit(own.to_string()));
         }
         if spec.limits.tc.is_some() && spec.limits.movetime.is_some() {
-            return err(format!(
-                "engine '{own}' has both tc and movetime: choose one"
-            ));
+            return Err(SpecError::TcAndMovetime(own.to_string()));
         }
         Ok(spec)
     }
 
     /// The `setoption` value given for `name`, if any.
-    pub fn option(&self, name: &str) -> Option<&str> {
+    pub(crate) fn option(&self, name: &str) -> Option<&str> {
         self.options
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -196,7 +201,7 @@ impl EngineSpec {
     }
 
     /// Options as a map, for reports.
-    pub fn options_map(&self) -> BTreeMap<String, String> {
+    pub(crate) fn options_map(&self) -> BTreeMap<String, String> {
         self.options.iter().cloned().collect()
     }
 }
@@ -225,7 +230,11 @@ mod tests {
 
     #[test]
     fn rejects_bad_settings_with_a_reason() {
-        let bad = |each: &str, own: &str| EngineSpec::with_defaults(each, own).unwrap_err().0;
+        let bad = |each: &str, own: &str| {
+            EngineSpec::with_defaults(each, own)
+                .unwrap_err()
+                .to_string()
+        };
         assert!(bad("", "cmd=x").contains("no limit"));
         assert!(bad("", "tc=1").contains("no cmd"));
         assert!(bad("", "cmd=x tc=abc").contains("bad tc base"));

@@ -3,19 +3,19 @@
 
 /// Wins, draws and losses of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
+pub(crate) struct Wdl {
+    pub(crate) wins: u64,
+    pub(crate) draws: u64,
+    pub(crate) losses: u64,
 }
 
 impl Wdl {
-    pub fn games(&self) -> u64 {
+    pub(crate) fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
 
     /// Mean score per game, 0 to 1.
-    pub fn score(&self) -> f64 {
+    pub(crate) fn score(&self) -> f64 {
         let n = self.games() as f64;
         if n == 0.0 {
             return 0.5;
@@ -33,9 +33,9 @@ impl Wdl {
         (self.wins as f64 + 0.25 * self.draws as f64) / n - s * s
     }
 
-    /// The Elo difference this score implies and the half-width of its 95% interval:
+    /// The Elo difference this score implies and the bounds of its 95% interval:
     /// (elo, low, high). Infinite at a score of 0 or 1.
-    pub fn elo(&self) -> (f64, f64, f64) {
+    pub(crate) fn elo(&self) -> (f64, f64, f64) {
         let s = self.score();
         let n = self.games().max(1) as f64;
         let margin = 1.959_964 * (self.variance() / n).sqrt();
@@ -48,7 +48,7 @@ impl Wdl {
 }
 
 /// Logistic Elo difference for an expected score.
-pub fn elo_from_score(score: f64) -> f64 {
+pub(crate) fn elo_from_score(score: f64) -> f64 {
     if score <= 0.0 {
         return f64::NEG_INFINITY;
     }
@@ -59,22 +59,37 @@ pub fn elo_from_score(score: f64) -> f64 {
 }
 
 /// Expected score of a side `elo` points stronger.
-pub fn score_from_elo(elo: f64) -> f64 {
+pub(crate) fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// What is wrong with `--sprt` settings.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum SprtError {
+    #[error("bad SPRT setting '{0}' (expected key=value)")]
+    NotKeyValue(String),
+    #[error("bad SPRT value '{0}'")]
+    BadValue(String),
+    #[error("unknown SPRT setting '{0}' (expected elo0, elo1, alpha, beta)")]
+    UnknownSetting(String),
+    #[error("SPRT alpha and beta must lie between 0 and 0.5")]
+    Errors,
+    #[error("SPRT elo1 must be greater than elo0")]
+    Hypotheses,
 }
 
 /// SPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
+pub(crate) struct Sprt {
+    pub(crate) elo0: f64,
+    pub(crate) elo1: f64,
+    pub(crate) alpha: f64,
+    pub(crate) beta: f64,
 }
 
 /// Where the test stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtVerdict {
+pub(crate) enum SprtVerdict {
     /// LLR at or above the upper bound: accept H1 (the first engine is at least elo1 stronger).
     H1,
     /// LLR at or below the lower bound: accept H0.
@@ -84,7 +99,7 @@ pub enum SprtVerdict {
 
 impl Sprt {
     /// Reads `elo0=0 elo1=10 alpha=0.05 beta=0.05` (words may come as separate arguments).
-    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+    pub(crate) fn parse(words: &[String]) -> Result<Sprt, SprtError> {
         let mut sprt = Sprt {
             elo0: 0.0,
             elo1: 5.0,
@@ -94,35 +109,31 @@ impl Sprt {
         for word in words.iter().flat_map(|w| w.split_whitespace()) {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("bad SPRT setting '{word}' (expected key=value)"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(word.to_string()))?;
             let value: f64 = value
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("bad SPRT value '{word}'"))?;
+                .ok_or_else(|| SprtError::BadValue(word.to_string()))?;
             match key {
                 "elo0" => sprt.elo0 = value,
                 "elo1" => sprt.elo1 = value,
                 "alpha" => sprt.alpha = value,
                 "beta" => sprt.beta = value,
-                _ => {
-                    return Err(format!(
-                        "unknown SPRT setting '{key}' (expected elo0, elo1, alpha, beta)"
-                    ));
-                }
+                _ => return Err(SprtError::UnknownSetting(key.to_string())),
             }
         }
         if !(sprt.alpha > 0.0 && sprt.alpha < 0.5 && sprt.beta > 0.0 && sprt.beta < 0.5) {
-            return Err("SPRT alpha and beta must lie between 0 and 0.5".into());
+            return Err(SprtError::Errors);
         }
         if sprt.elo1 <= sprt.elo0 {
-            return Err("SPRT elo1 must be greater than elo0".into());
+            return Err(SprtError::Hypotheses);
         }
         Ok(sprt)
     }
 
     /// (lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
             ((1.0 - self.beta) / self.alpha).ln(),
@@ -133,7 +144,7 @@ impl Sprt {
     /// of the generalized SPRT (as in fishtest): LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n).
     /// Results with no variance (every game won, or every game lost) get half a win and
     /// half a loss added, so a one-sided match still reaches a verdict.
-    pub fn llr(&self, wdl: &Wdl) -> f64 {
+    pub(crate) fn llr(&self, wdl: &Wdl) -> f64 {
         if wdl.games() == 0 {
             return 0.0;
         }
@@ -149,7 +160,7 @@ impl Sprt {
         (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * var / n)
     }
 
-    pub fn verdict(&self, wdl: &Wdl) -> SprtVerdict {
+    pub(crate) fn verdict(&self, wdl: &Wdl) -> SprtVerdict {
         let llr = self.llr(wdl);
         let (lower, upper) = self.bounds();
         if llr >= upper {

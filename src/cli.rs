@@ -1,0 +1,322 @@
+//! The command line: the UCI engine by default, tools as subcommands. Arguments are
+//! read by clap; each subcommand is a few lines that call the module doing the work.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+
+use crate::engine::Player;
+use crate::rng::Rng;
+use crate::tourney::{self, EngineSpec, MatchConfig, MatchError, Opening, RefereeConfig, Sprt};
+use crate::variant::{AnyPosition, Variant};
+use crate::{bench, tune, uci};
+
+#[derive(Parser)]
+#[command(
+    name = "breakthrough",
+    version,
+    about = "A Breakthrough engine and tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the move tree to DEPTH (Fairy-Stockfish's output format).
+    Perft {
+        /// Rule set: breakthrough, capture-only or doorbraak.
+        #[arg(long, default_value = "breakthrough")]
+        variant: Variant,
+        /// Start from this FEN instead of the variant's start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+        /// Depth in plies.
+        depth: u32,
+    },
+    /// Play engines against each other, refereed: a match for two, a round robin for more.
+    Match(MatchArgs),
+    /// Fit the evaluation weights to game results in PGN files, or to labelled positions (Texel tuning).
+    Tune {
+        /// Rule set of the games (and of the weights tuned).
+        #[arg(long, default_value = "breakthrough")]
+        variant: Variant,
+        /// Gradient steps.
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        /// Write the tuned weights into this params.rs instead of printing them.
+        #[arg(long)]
+        write: Option<String>,
+        /// Tune only the features FIRST-LAST (inclusive, 0-based); the others keep their
+        /// weights. For fitting new terms around an evaluation that already plays well.
+        #[arg(long, value_name = "FIRST-LAST", value_parser = parse_feature_range)]
+        only: Option<std::ops::RangeInclusive<usize>>,
+        /// PGN files of games in this rule set, or labelled-position files (`FEN;target`
+        /// lines, target 0..=1 for the side to move).
+        #[arg(required = true)]
+        pgn: Vec<String>,
+    },
+    /// A one-ply greedy player over UCI (a sparring partner for matches).
+    Greedy,
+    /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
+    Bench {
+        /// Depth in plies.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+    },
+}
+
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// An engine: 'cmd=PATH [args="..."] [name=NAME] [option.X=V ...] [tc=S+INC|movetime=MS|depth=D|nodes=N]'.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Settings applied to every engine (each engine's own settings win).
+    #[arg(long, default_value = "")]
+    each: String,
+    /// Rule set: breakthrough, capture-only or doorbraak.
+    #[arg(long, default_value = "breakthrough")]
+    variant: Variant,
+    /// Games per pairing; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Openings file: one FEN, 'FEN moves m1 m2 ...', or a move list from the start per line.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Random legal plies played from each opening (or from the start) before the engines take over.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=200))]
+    random_plies: u32,
+    /// Seed for the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Grace in milliseconds on every time limit before a loss on time.
+    #[arg(long, default_value_t = 50)]
+    margin: u64,
+    /// Seconds an engine may take to answer uci or isready.
+    #[arg(long, default_value_t = 10.0)]
+    startup_timeout: f64,
+    /// Seconds a move may take when the limit is depth or nodes only.
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+    /// Write every game in PGN to this file.
+    #[arg(long)]
+    pgn: Option<String>,
+    /// Write a machine-readable summary to this file.
+    #[arg(long)]
+    json: Option<String>,
+    /// Sequential test: elo0=0 elo1=10 alpha=0.05 beta=0.05 (two engines only).
+    #[arg(long, num_args = 1..=4)]
+    sprt: Option<Vec<String>>,
+}
+
+fn seconds(value: f64, what: &'static str) -> Result<Duration, MatchError> {
+    if value.is_finite() && value > 0.0 && value < 1e7 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(MatchError::BadSeconds(what))
+    }
+}
+
+fn match_config(args: MatchArgs) -> Result<MatchConfig, MatchError> {
+    if args.engines.len() < 2 {
+        return Err(MatchError::TooFewEngines);
+    }
+    let engines = args
+        .engines
+        .iter()
+        .map(|e| EngineSpec::with_defaults(&args.each, e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sprt = match &args.sprt {
+        Some(_) if engines.len() != 2 => return Err(MatchError::SprtNeedsTwo),
+        Some(words) => Some(Sprt::parse(words)?),
+        None => None,
+    };
+    let base = match &args.openings {
+        Some(path) => Opening::load_file(path, args.variant)?,
+        None => vec![Opening {
+            start: AnyPosition::startpos(args.variant),
+            moves: Vec::new(),
+        }],
+    };
+    let needed = (args.games as usize).div_ceil(2);
+    let openings = if args.random_plies == 0 {
+        base
+    } else {
+        let mut rng = Rng::new(args.seed);
+        (0..needed)
+            .map(|k| {
+                let from = &base[k % base.len()];
+                let extra = Opening::random(&from.position(), args.random_plies, &mut rng)?;
+                let mut moves = from.moves.clone();
+                moves.extend(extra.moves);
+                Ok(Opening {
+                    start: from.start.clone(),
+                    moves,
+                })
+            })
+            .collect::<Result<Vec<_>, MatchError>>()?
+    };
+    Ok(MatchConfig {
+        engines,
+        variant: args.variant,
+        games: args.games as usize,
+        openings,
+        concurrency: args.concurrency as usize,
+        referee: RefereeConfig {
+            margin: Duration::from_millis(args.margin),
+            startup_timeout: seconds(args.startup_timeout, "startup-timeout")?,
+            move_timeout: seconds(args.move_timeout, "move-timeout")?,
+        },
+        pgn: args.pgn,
+        json: args.json,
+        sprt,
+    })
+}
+
+/// A `--only` value that is no range of features.
+#[derive(Debug, thiserror::Error)]
+enum FeatureRangeError {
+    #[error("expected FIRST-LAST, got '{0}'")]
+    Shape(String),
+    #[error("'{0}' is not a feature index")]
+    NotAnIndex(String),
+    #[error("empty range {0}-{1}")]
+    Empty(usize, usize),
+}
+
+fn parse_feature_range(text: &str) -> Result<std::ops::RangeInclusive<usize>, FeatureRangeError> {
+    let (first, last) = text
+        .split_once('-')
+        .ok_or_else(|| FeatureRangeError::Shape(text.to_string()))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| FeatureRangeError::NotAnIndex(t.to_string()))
+    };
+    let (first, last) = (number(first)?, number(last)?);
+    if first > last {
+        return Err(FeatureRangeError::Empty(first, last));
+    }
+    Ok(first..=last)
+}
+
+/// Prints one error line on stderr and gives the failing exit status.
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+fn run_perft(
+    variant: Variant,
+    fen: Option<String>,
+    divide: bool,
+    threads: u32,
+    depth: u32,
+) -> ExitCode {
+    let pos = match fen {
+        Some(fen) => match AnyPosition::from_fen(&fen, variant) {
+            Ok(p) => p,
+            Err(e) => return fail(format_args!("bad FEN: {e}")),
+        },
+        None => AnyPosition::startpos(variant),
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => return fail(format_args!("cannot start {threads} threads: {e}")),
+    };
+    let start = Instant::now();
+    let mut per_move = pool.install(|| pos.perft_divide(depth));
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        per_move.iter().map(|(_, n)| n).sum()
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    if divide {
+        per_move.sort_by_key(|(m, _)| m.to_string());
+        for (m, n) in &per_move {
+            println!("{m}: {n}");
+        }
+        println!();
+    }
+    println!("Nodes searched: {total}");
+    eprintln!(
+        "time {:.3} s, {:.0} leaves/s",
+        seconds,
+        total as f64 / seconds.max(1e-9)
+    );
+    ExitCode::SUCCESS
+}
+
+/// Runs the `breakthrough` command with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: print as clap does.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            eprintln!("{} (see --help)", first.trim_end());
+            return ExitCode::from(2);
+        }
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    match cli.command {
+        Some(Command::Perft {
+            variant,
+            fen,
+            divide,
+            threads,
+            depth,
+        }) => run_perft(variant, fen, divide, threads, depth),
+        Some(Command::Match(args)) => match match_config(args).and_then(tourney::run) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
+        Some(Command::Tune {
+            variant,
+            epochs,
+            write,
+            only,
+            pgn,
+        }) => match tune::run(variant, epochs, write.as_deref(), only, &pgn) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
+        Some(Command::Greedy) => match uci::run(Player::Greedy) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
+        Some(Command::Bench { depth }) => match bench::run(depth) {
+            Ok(report) => {
+                println!("{}", report.summary_line());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(e),
+        },
+        None => match uci::run(Player::Search) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        },
+    }
+}

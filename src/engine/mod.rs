@@ -1,0 +1,383 @@
+//! The engine facade between the protocol and the search: it owns the game, the options'
+//! values, the transposition table and the thread pool, and runs one search at a time on
+//! a background thread. Nothing here formats protocol text. Options are declared once,
+//! in the table of `options.rs`.
+
+mod options;
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+pub(crate) use options::{OPTIONS, OptionError};
+
+use crate::rulesets::Color;
+use crate::search::time::{Clock, budget};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Info, SearchLimits, SearchResult, WIN};
+use crate::variant::{
+    AnyMove, AnyPosition, History, MoveError, PositionError, SearchSetup, Variant,
+};
+
+/// Who chooses the moves: the search, or the one-ply greedy player (`breakthrough greedy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Player {
+    Search,
+    Greedy,
+}
+
+impl Player {
+    /// The name `uci` gives.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Player::Search => "breakthrough",
+            Player::Greedy => "greedy",
+        }
+    }
+}
+
+/// The current value of every option of [`OPTIONS`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Settings {
+    pub(crate) hash_mb: u64,
+    pub(crate) threads: u64,
+    pub(crate) variant: Variant,
+    pub(crate) multipv: u64,
+    pub(crate) move_overhead_ms: u64,
+    pub(crate) ponder: bool,
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum StartingPoint {
+    StartPos,
+    Fen(String),
+}
+
+/// A `go` command: its limits, as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GoRequest {
+    pub(crate) depth: Option<u32>,
+    pub(crate) nodes: Option<u64>,
+    pub(crate) mate: Option<u32>,
+    pub(crate) movetime: Option<u64>,
+    pub(crate) wtime: Option<u64>,
+    pub(crate) btime: Option<u64>,
+    pub(crate) winc: Option<u64>,
+    pub(crate) binc: Option<u64>,
+    pub(crate) movestogo: Option<u64>,
+    pub(crate) infinite: bool,
+    pub(crate) ponder: bool,
+    /// Root moves to search (move texts, checked against the position by [`Engine::go`]).
+    pub(crate) searchmoves: Vec<String>,
+}
+
+/// Why the engine cannot do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum EngineError {
+    #[error("no valid position ({0})")]
+    NoPosition(Arc<dyn std::error::Error + Send + Sync>),
+    #[error("searchmoves: {0}")]
+    SearchMove(MoveError),
+    #[error("cannot start the search thread: {0}")]
+    Thread(std::io::Error),
+    #[error(transparent)]
+    Option(#[from] OptionError),
+}
+
+/// Receives the answer when a search ends: `best` is `None` when the game is over.
+pub(crate) type Done = Box<dyn FnOnce(SearchResult<AnyMove>) + Send>;
+/// Receives progress reports.
+pub(crate) type InfoSink = Box<dyn Fn(&Info<AnyMove>) + Send + Sync>;
+
+struct RunningSearch {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+pub(crate) struct Engine {
+    player: Player,
+    settings: Settings,
+    /// The game to search, or why the last `position` command was refused.
+    game: Result<History, Arc<dyn std::error::Error + Send + Sync>>,
+    tt: Arc<TranspositionTable>,
+    pool: Arc<rayon::ThreadPool>,
+    search: Option<RunningSearch>,
+}
+
+fn build_pool(threads: u64) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .thread_name(|i| format!("search-{i}"))
+        .build()
+}
+
+impl Engine {
+    /// An engine with every option at its default (set through the option table, the
+    /// one place defaults are written).
+    pub(crate) fn new(player: Player) -> Result<Engine, EngineError> {
+        let variant = Variant::default();
+        let mut engine = Engine {
+            player,
+            settings: Settings {
+                hash_mb: 0,
+                threads: 0,
+                variant,
+                multipv: 0,
+                move_overhead_ms: 0,
+                ponder: false,
+            },
+            game: Ok(History::new(AnyPosition::startpos(variant))),
+            tt: Arc::new(TranspositionTable::new(0).map_err(OptionError::Hash)?),
+            pool: Arc::new(build_pool(1).map_err(OptionError::Threads)?),
+            search: None,
+        };
+        for option in &OPTIONS {
+            option.reset(&mut engine)?;
+        }
+        Ok(engine)
+    }
+
+    pub(crate) fn player(&self) -> Player {
+        self.player
+    }
+
+    #[cfg(test)]
+    pub(crate) fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The current position, or why there is none.
+    pub(crate) fn position(&self) -> Result<&AnyPosition, EngineError> {
+        match &self.game {
+            Ok(game) => Ok(game.position()),
+            Err(e) => Err(EngineError::NoPosition(e.clone())),
+        }
+    }
+
+    /// Sets the position from a start and moves. On any error the engine holds no
+    /// position (so a later `go` cannot answer for a position the GUI did not mean).
+    pub(crate) fn set_position(
+        &mut self,
+        start: &StartingPoint,
+        moves: &[String],
+    ) -> Result<(), Arc<PositionError>> {
+        self.settle();
+        let variant = self.settings.variant;
+        let start = match start {
+            StartingPoint::StartPos => Ok(AnyPosition::startpos(variant)),
+            StartingPoint::Fen(fen) => AnyPosition::from_fen(fen, variant).map_err(Into::into),
+        };
+        match start.and_then(|start| History::from_moves(start, moves)) {
+            Ok(game) => {
+                self.game = Ok(game);
+                Ok(())
+            }
+            Err(e) => {
+                let e = Arc::new(e);
+                self.game = Err(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// Drops the position after a `position` command that could not be read at all.
+    pub(crate) fn refuse_position(
+        &mut self,
+        reason: impl std::error::Error + Send + Sync + 'static,
+    ) {
+        self.settle();
+        self.game = Err(Arc::new(reason));
+    }
+
+    /// Sets an option by its name (case-insensitive); `value` is the text after `value`.
+    pub(crate) fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), OptionError> {
+        self.settle();
+        options::find(name)?.set(self, value)
+    }
+
+    /// `ucinewgame`: forget everything learned about earlier positions.
+    pub(crate) fn new_game(&mut self) {
+        self.settle();
+        self.tt.clear();
+    }
+
+    fn set_hash(&mut self, megabytes: u64) -> Result<(), OptionError> {
+        let table = TranspositionTable::new(megabytes as usize).map_err(OptionError::Hash)?;
+        self.tt = Arc::new(table);
+        self.settings.hash_mb = megabytes;
+        Ok(())
+    }
+
+    fn set_threads(&mut self, threads: u64) -> Result<(), OptionError> {
+        self.pool = Arc::new(build_pool(threads).map_err(OptionError::Threads)?);
+        self.settings.threads = threads;
+        Ok(())
+    }
+
+    fn set_variant(&mut self, variant: Variant) {
+        self.settings.variant = variant;
+        // As Fairy-Stockfish: a new variant starts from its start position.
+        self.game = Ok(History::new(AnyPosition::startpos(variant)));
+        self.tt.clear();
+    }
+
+    fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Starts a search on a background thread; `done` receives the result exactly once.
+    /// A refused request (no valid position, an illegal `searchmoves` move) returns the
+    /// reason and does not call `done`.
+    pub(crate) fn go(
+        &mut self,
+        request: &GoRequest,
+        on_info: InfoSink,
+        done: Done,
+    ) -> Result<(), EngineError> {
+        self.settle();
+        let game = match &self.game {
+            Ok(game) => game,
+            Err(e) => return Err(EngineError::NoPosition(e.clone())),
+        };
+        let root = game.position().clone();
+        let mut limits = SearchLimits {
+            depth: request.depth,
+            nodes: request.nodes,
+            mate: request.mate,
+            searchmoves: Vec::new(),
+            multipv: self.settings.multipv as usize,
+        };
+        for text in &request.searchmoves {
+            limits
+                .searchmoves
+                .push(root.parse_move(text).map_err(EngineError::SearchMove)?);
+        }
+        if self.player == Player::Greedy {
+            done(greedy_answer(&root));
+            return Ok(());
+        }
+        let (soft, hard) = self.time_limits(request, game);
+        let waiting = request.infinite || request.ponder;
+        let control = Arc::new(Control::new(soft, hard, request.nodes, waiting));
+        let earlier = game.earlier_hashes().to_vec();
+        let (job_control, tt, pool) = (control.clone(), self.tt.clone(), self.pool.clone());
+        let threads = self.settings.threads as usize;
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let setup = SearchSetup {
+                    control: &job_control,
+                    tt: &tt,
+                    threads,
+                    earlier: &earlier,
+                };
+                let result = pool.install(|| root.search(&limits, &setup, &*on_info));
+                done(result);
+            })
+            .map_err(EngineError::Thread)?;
+        self.search = Some(RunningSearch { control, handle });
+        Ok(())
+    }
+
+    /// The soft and hard time limits of a `go`, from the clock of the side to move and
+    /// `movetime`, less `Move Overhead`.
+    fn time_limits(
+        &self,
+        request: &GoRequest,
+        game: &History,
+    ) -> (Option<Duration>, Option<Duration>) {
+        let root = game.position();
+        let overhead = Duration::from_millis(self.settings.move_overhead_ms);
+        let (time, inc) = match root.side_to_move() {
+            Color::White => (request.wtime, request.winc),
+            Color::Black => (request.btime, request.binc),
+        };
+        let (mut soft, mut hard) = (None, None);
+        if let Some(t) = time {
+            let clock = Clock {
+                remaining: Duration::from_millis(t),
+                increment: Duration::from_millis(inc.unwrap_or(0)),
+                moves_to_go: request.movestogo,
+                moves_played: (game.moves().len() as u64 / 2).max(root.moves_made_at_least()),
+            };
+            let (s, h) = budget(clock, overhead);
+            (soft, hard) = (Some(s), Some(h));
+        }
+        if let Some(t) = request.movetime {
+            // A fixed move time is used in full: it sets no soft limit of its own.
+            let limit = Duration::from_millis(t)
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1));
+            hard = Some(hard.map_or(limit, |h| h.min(limit)));
+            soft = soft.map(|s| s.min(limit));
+        }
+        (soft, hard)
+    }
+
+    /// `ponderhit`: the pondered move was played; the clock now runs.
+    pub(crate) fn ponderhit(&self) {
+        if let Some(s) = &self.search {
+            s.control.release();
+        }
+    }
+
+    /// Stops the running search, if any, and waits until it has answered.
+    pub(crate) fn stop(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.control.stop();
+            let _ = s.handle.join();
+        }
+    }
+
+    /// Lets a running search end as it would by itself, so commands queued behind a
+    /// `go` run after it (as scripted pipelines expect). A search that cannot end by
+    /// itself (`go infinite`, `go ponder`) is stopped instead.
+    pub(crate) fn settle(&mut self) {
+        self.settle_within(None);
+    }
+
+    /// As [`Engine::settle`], but stops the search once `limit` has passed.
+    pub(crate) fn settle_within(&mut self, limit: Option<Duration>) {
+        let Some(s) = self.search.take() else { return };
+        let deadline = limit.map(|l| Instant::now() + l);
+        while !s.handle.is_finished() {
+            if s.control.is_waiting() || deadline.is_some_and(|d| Instant::now() >= d) {
+                s.control.stop();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = s.handle.join();
+    }
+}
+
+/// The greedy player's answer, in the form a search gives it.
+fn greedy_answer(root: &AnyPosition) -> SearchResult<AnyMove> {
+    let best = crate::greedy::best_move(root);
+    let score = match root.outcome() {
+        Some(o) if o.winner == Some(root.side_to_move()) => WIN,
+        Some(o) if o.winner.is_some() => -WIN,
+        _ => 0,
+    };
+    SearchResult {
+        best,
+        ponder: None,
+        score,
+        depth: 1,
+        nodes: 0,
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests;

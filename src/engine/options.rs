@@ -1,0 +1,241 @@
+//! Every option, declared once: its name, type, default, range and setter. `uci` prints
+//! this table, `setoption` reads values through it, and [`super::Engine::new`] sets each
+//! default through it.
+
+use super::Engine;
+use crate::search::tt::TableError;
+use crate::variant::Variant;
+
+/// An option's type, with its default, range and what setting it does.
+pub(crate) enum OptionKind {
+    Spin {
+        default: u64,
+        min: u64,
+        max: u64,
+        set: fn(&mut Engine, u64) -> Result<(), OptionError>,
+    },
+    Check {
+        default: bool,
+        set: fn(&mut Engine, bool),
+    },
+    /// One of a list of words (compared ignoring case); the list and the default may be
+    /// computed, as the rule sets' names are.
+    Combo {
+        default: fn() -> &'static str,
+        choices: fn() -> Vec<&'static str>,
+        set: fn(&mut Engine, &str),
+    },
+    Button {
+        press: fn(&mut Engine),
+    },
+}
+
+pub(crate) struct OptionSpec {
+    pub(crate) name: &'static str,
+    pub(crate) kind: OptionKind,
+}
+
+/// The options, in the order `uci` lists them.
+pub(crate) static OPTIONS: [OptionSpec; 7] = [
+    OptionSpec {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 65_536,
+            set: Engine::set_hash,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+            set: Engine::set_threads,
+        },
+    },
+    OptionSpec {
+        name: "UCI_Variant",
+        kind: OptionKind::Combo {
+            default: || Variant::default().name(),
+            choices: || Variant::all().map(Variant::name).collect(),
+            set: |engine, name| {
+                if let Ok(variant) = name.parse() {
+                    engine.set_variant(variant);
+                }
+            },
+        },
+    },
+    OptionSpec {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+            set: |engine, n| {
+                engine.settings.multipv = n;
+                Ok(())
+            },
+        },
+    },
+    OptionSpec {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5_000,
+            set: |engine, ms| {
+                engine.settings.move_overhead_ms = ms;
+                Ok(())
+            },
+        },
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: OptionKind::Check {
+            default: false,
+            set: |engine, on| engine.settings.ponder = on,
+        },
+    },
+    OptionSpec {
+        name: "Clear Hash",
+        kind: OptionKind::Button {
+            press: Engine::clear_hash,
+        },
+    },
+];
+
+/// Why a `setoption` was refused.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum OptionError {
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    #[error("option {0} needs a value")]
+    MissingValue(&'static str),
+    #[error("option {name}: '{text}' is not a whole number")]
+    NotANumber { name: &'static str, text: String },
+    #[error("option {name}: {value} is out of range {min}..{max}")]
+    OutOfRange {
+        name: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
+    #[error("option {name}: expected true or false, got '{text}'")]
+    NotABool { name: &'static str, text: String },
+    #[error("option {name}: '{text}' is not one of {}", choices.join(", "))]
+    NotAChoice {
+        name: &'static str,
+        text: String,
+        choices: Vec<&'static str>,
+    },
+    #[error(transparent)]
+    Hash(TableError),
+    #[error("cannot start the search threads: {0}")]
+    Threads(rayon::ThreadPoolBuildError),
+}
+
+/// The option called `name`, ignoring case.
+pub(super) fn find(name: &str) -> Result<&'static OptionSpec, OptionError> {
+    OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| OptionError::Unknown(name.to_string()))
+}
+
+impl OptionSpec {
+    /// The `option name ...` line of `uci`, with the default.
+    pub(crate) fn uci_line(&self) -> String {
+        let name = self.name;
+        match &self.kind {
+            OptionKind::Spin {
+                default, min, max, ..
+            } => format!("option name {name} type spin default {default} min {min} max {max}"),
+            OptionKind::Check { default, .. } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Combo {
+                default, choices, ..
+            } => {
+                let vars: String = choices().iter().map(|c| format!(" var {c}")).collect();
+                format!("option name {name} type combo default {}{vars}", default())
+            }
+            OptionKind::Button { .. } => format!("option name {name} type button"),
+        }
+    }
+
+    /// Reads `value` as this option's type and sets it.
+    pub(super) fn set(&self, engine: &mut Engine, value: Option<&str>) -> Result<(), OptionError> {
+        let name = self.name;
+        let text = || value.map(str::trim).ok_or(OptionError::MissingValue(name));
+        match &self.kind {
+            OptionKind::Spin { min, max, set, .. } => {
+                let text = text()?;
+                let value: u64 = text.parse().map_err(|_| OptionError::NotANumber {
+                    name,
+                    text: text.to_string(),
+                })?;
+                if !(*min..=*max).contains(&value) {
+                    return Err(OptionError::OutOfRange {
+                        name,
+                        value,
+                        min: *min,
+                        max: *max,
+                    });
+                }
+                set(engine, value)
+            }
+            OptionKind::Check { set, .. } => {
+                let text = text()?;
+                match text.to_ascii_lowercase().as_str() {
+                    "true" => set(engine, true),
+                    "false" => set(engine, false),
+                    _ => {
+                        return Err(OptionError::NotABool {
+                            name,
+                            text: text.to_string(),
+                        });
+                    }
+                }
+                Ok(())
+            }
+            OptionKind::Combo { choices, set, .. } => {
+                let text = text()?;
+                let choices = choices();
+                match choices.iter().find(|c| c.eq_ignore_ascii_case(text)) {
+                    Some(choice) => {
+                        set(engine, choice);
+                        Ok(())
+                    }
+                    None => Err(OptionError::NotAChoice {
+                        name,
+                        text: text.to_string(),
+                        choices,
+                    }),
+                }
+            }
+            // A value given to a button is ignored, as GUIs sometimes send one.
+            OptionKind::Button { press } => {
+                press(engine);
+                Ok(())
+            }
+        }
+    }
+
+    /// Sets the default (a button has none).
+    pub(super) fn reset(&self, engine: &mut Engine) -> Result<(), OptionError> {
+        match &self.kind {
+            OptionKind::Spin { default, set, .. } => set(engine, *default),
+            OptionKind::Check { default, set } => {
+                set(engine, *default);
+                Ok(())
+            }
+            OptionKind::Combo { default, set, .. } => {
+                set(engine, default());
+                Ok(())
+            }
+            OptionKind::Button { .. } => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! The position: two bitboards, the side to move, the board size and rule set,
+//! and an incrementally kept Zobrist hash.
+
+use std::fmt;
+
+use super::geometry::Geometry;
+use super::types::{DiagonalStep, Move, Square};
+use super::zobrist;
+use crate::rulesets::common::{Color, EndReason, Outcome};
+
+/// Upper bound on the moves of one position. White pawns stand on at most 7 ranks
+/// (one on rank 8 ends the game), so straight steps reach at most 56 squares and
+/// each diagonal at most 49: 154 in all.
+pub const MAX_MOVES: usize = 154;
+
+/// A fixed-capacity list of moves; no allocation.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    fn new() -> MoveList {
+        MoveList {
+            moves: [Move::new(Square::from_index(0), Square::from_index(8)); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        self.as_mut_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not of the form `a2a3`.
+    Syntax(String),
+    /// A square outside this board.
+    OffBoard(Square),
+    /// No pawn stands on the from-square.
+    NoPawn(Square),
+    /// The pawn on the from-square belongs to the side not to move.
+    NotYourPawn(Square),
+    /// Not a one-square step forward (straight or diagonal).
+    NotAForwardStep(Move),
+    /// A straight step onto an occupied square (straight steps never capture).
+    Blocked(Move),
+    /// A diagonal step onto one's own pawn.
+    OwnPawn(Move),
+    /// Capture-only rules: a diagonal step to an empty square.
+    DiagonalWithoutCapture(Move),
+    /// The game is already over.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(text) => {
+                write!(
+                    f,
+                    "'{text}' is not a move (expected from and to square, like a2a3)"
+                )
+            }
+            MoveError::OffBoard(s) => write!(f, "square {s} is not on this board"),
+            MoveError::NoPawn(s) => write!(f, "no pawn on {s}"),
+            MoveError::NotYourPawn(s) => {
+                write!(f, "the pawn on {s} belongs to the side not to move")
+            }
+            MoveError::NotAForwardStep(m) => {
+                write!(
+                    f,
+                    "{m} is not a one-square step forward or diagonally forward"
+                )
+            }
+            MoveError::Blocked(m) => {
+                write!(f, "{m} is blocked: a straight step needs an empty square")
+            }
+            MoveError::OwnPawn(m) => write!(f, "{m} lands on the mover's own pawn"),
+            MoveError::DiagonalWithoutCapture(m) => {
+                write!(
+                    f,
+                    "{m} is a diagonal step without a capture (capture-only rules)"
+                )
+            }
+            MoveError::GameOver => write!(f, "the game is over: no move can be played"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Targets of one side's steps, one bitboard per direction:
+/// `[straight, toward a lower file, toward a higher file]`.
+/// Each target square is reached from exactly one square per direction.
+/// `WHITE` is the mover's colour, a constant so the shifts compile to immediates.
+#[inline(always)]
+pub(super) fn step_targets<const WHITE: bool>(
+    us: u64,
+    them: u64,
+    g: &Geometry,
+    diagonal: DiagonalStep,
+) -> [u64; 3] {
+    let empty = g.board & !(us | them);
+    let diagonal_ok = match diagonal {
+        DiagonalStep::Free => empty | them,
+        DiagonalStep::CaptureOnly => them,
+    };
+    let (straight, lower, higher) = if WHITE {
+        (
+            us << 8,
+            (us & g.not_first_file) << 7,
+            (us & g.not_last_file) << 9,
+        )
+    } else {
+        (
+            us >> 8,
+            (us & g.not_first_file) >> 9,
+            (us & g.not_last_file) >> 7,
+        )
+    };
+    [straight & empty, lower & diagonal_ok, higher & diagonal_ok]
+}
+
+/// A Breakthrough position on any board from 3x4 to 8x8, in either rule set.
+///
+/// ```
+/// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+/// let mut pos = Position::startpos(DiagonalStep::Free);
+/// assert_eq!(pos.legal_moves().len(), 22);
+/// let m = pos.parse_move("b2c3").unwrap();
+/// pos.try_play(m).unwrap();
+/// assert!(pos.try_play(m).is_err()); // c3 is White's now, and Black is to move
+/// ```
+#[derive(Clone, Copy)]
+pub struct Position {
+    pawns: [u64; 2],
+    side: Color,
+    diagonal: DiagonalStep,
+    geometry: &'static Geometry,
+    hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.pawns == other.pawns
+            && self.side == other.side
+            && self.diagonal == other.diagonal
+            && std::ptr::eq(self.geometry, other.geometry)
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({:?} {})", self.diagonal, self.to_fen())
+    }
+}
+
+impl Position {
+    /// The 8x8 start position.
+    pub fn startpos(diagonal: DiagonalStep) -> Position {
+        Position::start(diagonal, Geometry::standard())
+    }
+
+    /// The start position of any supported board: each side fills its first two ranks.
+    pub fn start(diagonal: DiagonalStep, geometry: &'static Geometry) -> Position {
+        Position::from_parts(geometry.home, Color::White, diagonal, geometry)
+    }
+
+    /// Builds a position from bitboards; squares off the board are dropped.
+    pub fn from_parts(
+        pawns: [u64; 2],
+        side: Color,
+        diagonal: DiagonalStep,
+        geometry: &'static Geometry,
+    ) -> Position {
+        let white = pawns[0] & geometry.board;
+        let mut pos = Position {
+            pawns: [white, pawns[1] & geometry.board & !white],
+            side,
+            diagonal,
+            geometry,
+            hash: 0,
+        };
+        pos.hash = pos.hash_from_scratch();
+        pos
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Where diagonal steps may go: the rule set.
+    #[inline]
+    pub fn diagonal_step(&self) -> DiagonalStep {
+        self.diagonal
+    }
+
+    #[inline]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
+    }
+
+    #[inline]
+    pub fn files(&self) -> u8 {
+        self.geometry.files
+    }
+
+    #[inline]
+    pub fn ranks(&self) -> u8 {
+        self.geometry.ranks
+    }
+
+    /// Steps a pawn of `color` on `square` still has to go to its goal rank.
+    #[inline]
+    pub fn steps_to_goal(&self, color: Color, square: Square) -> u8 {
+        match color {
+            Color::White => self.geometry.ranks - 1 - square.rank(),
+            Color::Black => square.rank(),
+        }
+    }
+
+    /// Moves `color` has made at least to reach this position: every move steps one pawn
+    /// one rank forward, and a pawn beyond its side's second rank took a step for each rank
+    /// past it. Captured pawns' steps are not seen, so this is a lower bound.
+    pub fn moves_made_at_least(&self, color: Color) -> u64 {
+        let from_second_rank = self.geometry.ranks - 2;
+        let mut pawns = self.pawns(color);
+        let mut steps = 0;
+        while pawns != 0 {
+            let square = Square::from_index(pawns.trailing_zeros() as u8);
+            pawns &= pawns - 1;
+            steps += u64::from(from_second_rank.saturating_sub(self.steps_to_goal(color, square)));
+        }
+        steps
+    }
+
+    /// The pawns of one colour as a bitboard (bit `rank * 8 + file`).
+    #[inline]
+    pub fn pawns(&self, color: Color) -> u64 {
+        self.pawns[color.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.pawns[0] | self.pawns[1]
+    }
+
+    /// The colour of the pawn on `square`, if any.
+    pub fn pawn_at(&self, square: Square) -> Option<Color> {
+        if self.pawns[0] & square.bit() != 0 {
+            Some(Color::White)
+        } else if self.pawns[1] & square.bit() != 0 {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The Zobrist hash, kept up to date by every move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from nothing; equals [`Position::hash`] (tests check this).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = zobrist::size_key(self.geometry.files, self.geometry.ranks);
+        for color in [Color::White, Color::Black] {
+            let mut bb = self.pawns[color.index()];
+            while bb != 0 {
+                h ^= zobrist::pawn_key(color.index(), bb.trailing_zeros() as usize);
+                bb &= bb - 1;
+            }
+        }
+        if self.side == Color::Black {
+            h ^= zobrist::black_to_move_key();
+        }
+        h
+    }
+
+    /// True when a pawn of either side stands on its goal rank: the game is over.
+    #[inline]
+    pub fn goal_reached(&self) -> bool {
+        (self.pawns[0] & self.geometry.goal[0]) | (self.pawns[1] & self.geometry.goal[1]) != 0
+    }
+
+    /// Targets of the side to move's steps; see [`step_targets`].
+    #[inline]
+    fn step_targets(&self) -> [u64; 3] {
+        let us = self.pawns[self.side.index()];
+        let them = self.pawns[self.side.opponent().index()];
+        match self.side {
+            Color::White => step_targets::<true>(us, them, self.geometry, self.diagonal),
+            Color::Black => step_targets::<false>(us, them, self.geometry, self.diagonal),
+        }
+    }
+
+    /// Bit offset from target back to origin for each direction of [`Self::step_targets`].
+    #[inline]
+    fn step_offsets(&self) -> [i8; 3] {
+        match self.side {
+            Color::White => [-8, -7, -9],
+            Color::Black => [8, 9, 7],
+        }
+    }
+
+    /// Every legal move. Empty when the game is over.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.goal_reached() {
+            return list;
+        }
+        let offsets = self.step_offsets();
+        for (mut targets, offset) in self.step_targets().into_iter().zip(offsets) {
+            while targets != 0 {
+                let to = targets.trailing_zeros() as i8;
+                targets &= targets - 1;
+                list.push(Move::new(
+                    Square::from_index((to + offset) as u8),
+                    Square::from_index(to as u8),
+                ));
+            }
+        }
+        list
+    }
+
+    /// The number of legal moves, by popcount (no list is built).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        if self.goal_reached() {
+            return 0;
+        }
+        let [a, b, c] = self.step_targets();
+        (a.count_ones() + b.count_ones() + c.count_ones()) as u64
+    }
+
+    /// Squares on the mover's goal rank that `color` could step to now: non-zero means
+    /// `color` would win at once if it were to move.
+    #[inline]
+    fn goal_steps(&self, color: Color) -> u64 {
+        let us = self.pawns[color.index()];
+        let them = self.pawns[color.opponent().index()];
+        let [a, b, c] = match color {
+            Color::White => step_targets::<true>(us, them, self.geometry, self.diagonal),
+            Color::Black => step_targets::<false>(us, them, self.geometry, self.diagonal),
+        };
+        (a | b | c) & self.geometry.goal[color.index()]
+    }
+
+    /// A move that wins at once (reaches the goal rank, or captures the last enemy
+    /// pawn), if the side to move has one.
+    pub fn winning_move(&self) -> Option<Move> {
+        if self.goal_reached() {
+            return None;
+        }
+        let them = self.pawns[self.side.opponent().index()];
+        let goal = self.goal_steps(self.side);
+        let last_pawn = if them.count_ones() == 1 { them } else { 0 };
+        if goal | last_pawn == 0 {
+            return None;
+        }
+        // Rare: only here is a move list built.
+        self.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| (goal | last_pawn) & m.to().bit() != 0)
+    }
+
+    /// Standard rules only: a move after which the side to move wins on its next move
+    /// whatever the reply, found statically. It steps a pawn to the rank before the
+    /// goal onto a square no enemy pawn attacks, when the opponent cannot win at once
+    /// in reply: such a pawn can always step on (diagonal steps need no capture), so
+    /// only capturing it could stop it. `None` if there is an immediate win (take that).
+    pub fn win_in_two(&self) -> Option<Move> {
+        if self.diagonal != DiagonalStep::Free || self.goal_reached() {
+            return None;
+        }
+        let us = self.side;
+        let g = self.geometry;
+        let before_goal = match us {
+            Color::White => g.goal[0] >> 8,
+            Color::Black => g.goal[1] << 8,
+        };
+        let [a, b, c] = self.step_targets();
+        let targets = a | b | c;
+        let last_pawn_capture = self.pawns[us.opponent().index()].count_ones() == 1
+            && targets & self.pawns[us.opponent().index()] != 0;
+        if targets & before_goal == 0 || targets & g.goal[us.index()] != 0 || last_pawn_capture {
+            return None;
+        }
+        self.legal_moves().iter().copied().find(|&m| {
+            if m.to().bit() & before_goal == 0 {
+                return false;
+            }
+            let child = self.child(m);
+            let them = child.pawns[us.opponent().index()];
+            let enemy_attacks = match us {
+                Color::White => ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
+                Color::Black => ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
+            };
+            enemy_attacks & m.to().bit() == 0 && child.winning_move().is_none()
+        })
+    }
+
+    /// True if the side not to move would win at once if it were its turn:
+    /// a threat the side to move must answer now.
+    #[inline]
+    pub fn opponent_threatens_win(&self) -> bool {
+        self.goal_steps(self.side.opponent()) != 0
+    }
+
+    /// True if the move is a capture in this position.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.pawns[self.side.opponent().index()] & m.to().bit() != 0
+    }
+
+    /// The result, if the game is over. The side to move is the loser in every
+    /// case but one: a FEN may put the side to move's own pawn on its goal rank.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let us = self.side;
+        let them = us.opponent();
+        let g = self.geometry;
+        let win = |winner, reason| Some(Outcome::win(winner, reason));
+        if self.pawns[them.index()] & g.goal[them.index()] != 0 {
+            return win(them, EndReason::GoalReached);
+        }
+        if self.pawns[us.index()] & g.goal[us.index()] != 0 {
+            return win(us, EndReason::GoalReached);
+        }
+        if self.pawns[us.index()] == 0 {
+            return win(them, EndReason::NoPieces);
+        }
+        if self.pawns[them.index()] == 0 {
+            return win(us, EndReason::NoPieces);
+        }
+        if self.count_legal_moves() == 0 {
+            return win(them, EndReason::NoMoves);
+        }
+        None
+    }
+
+    /// Checks a move against the rules, saying why it is illegal.
+    pub fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        let g = self.geometry;
+        if self.goal_reached() {
+            return Err(MoveError::GameOver);
+        }
+        for square in [m.from(), m.to()] {
+            if g.board & square.bit() == 0 {
+                return Err(MoveError::OffBoard(square));
+            }
+        }
+        match self.pawn_at(m.from()) {
+            None => return Err(MoveError::NoPawn(m.from())),
+            Some(c) if c != self.side => return Err(MoveError::NotYourPawn(m.from())),
+            Some(_) => {}
+        }
+        let forward: i8 = if self.side == Color::White { 1 } else { -1 };
+        let rank_step = m.to().rank() as i8 - m.from().rank() as i8;
+        let file_step = m.to().file() as i8 - m.from().file() as i8;
+        if rank_step != forward || file_step.abs() > 1 {
+            return Err(MoveError::NotAForwardStep(m));
+        }
+        let target = self.pawn_at(m.to());
+        if file_step == 0 {
+            if target.is_some() {
+                return Err(MoveError::Blocked(m));
+            }
+        } else if target == Some(self.side) {
+            return Err(MoveError::OwnPawn(m));
+        } else if target.is_none() && self.diagonal == DiagonalStep::CaptureOnly {
+            return Err(MoveError::DiagonalWithoutCapture(m));
+        }
+        Ok(())
+    }
+
+    /// Reads `a2a3`-style text as a legal move of this position.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = Move::from_uci(text)?;
+        self.check_move(m)?;
+        Ok(m)
+    }
+
+    /// Plays `m` if it is legal; otherwise leaves the position unchanged and says why.
+    pub fn try_play(&mut self, m: Move) -> Result<(), MoveError> {
+        self.check_move(m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Passes the turn without moving (a "null move", for search pruning only: it is
+    /// not a legal move in Breakthrough).
+    #[inline]
+    pub fn play_null(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::black_to_move_key();
+    }
+
+    /// Plays a move known to be legal (one from [`Position::legal_moves`]).
+    /// An illegal move leaves a meaningless position but never panics.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.side.index();
+        let them = 1 - us;
+        let (from, to) = (m.from(), m.to());
+        let to_bit = to.bit();
+        self.pawns[us] ^= from.bit() | to_bit;
+        self.hash ^= zobrist::pawn_key(us, from.index())
+            ^ zobrist::pawn_key(us, to.index())
+            ^ zobrist::black_to_move_key();
+        if self.pawns[them] & to_bit != 0 {
+            self.pawns[them] ^= to_bit;
+            self.hash ^= zobrist::pawn_key(them, to.index());
+        }
+        self.side = self.side.opponent();
+    }
+
+    /// The position after `m` (copy-make).
+    #[inline]
+    pub fn child(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
+    }
+
+    /// A text diagram with files and ranks labelled, White at the bottom.
+    pub fn diagram(&self) -> String {
+        let g = self.geometry;
+        let mut out = String::new();
+        let border = format!(" +{}\n", "---+".repeat(g.files as usize));
+        for rank in (0..g.ranks).rev() {
+            out.push_str(&border);
+            out.push(' ');
+            for file in 0..g.files {
+                let c = match self.pawn_at(Square::new(file, rank)) {
+                    Some(Color::White) => 'P',
+                    Some(Color::Black) => 'p',
+                    None => ' ',
+                };
+                out.push_str(&format!("| {c} "));
+            }
+            out.push_str(&format!("| {}\n", rank + 1));
+        }
+        out.push_str(&border);
+        out.push(' ');
+        for file in 0..g.files {
+            out.push_str(&format!("  {} ", (b'a' + file) as char));
+        }
+        out.push('\n');
+        out
+    }
+}

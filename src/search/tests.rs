@@ -1,0 +1,307 @@
+//! The search, in process: exact win distances (the public forced-wins suite, and small
+//! boards of both Breakthrough rule sets against plain exhaustive minimax), the table's
+//! win-distance conversion, repetition draws in Doorbraak, and the rule set added for
+//! tests only.
+
+use std::sync::Mutex;
+
+use super::tt::{Bound, Entry, TranspositionTable};
+use super::{Control, Info, Score, SearchLimits, SearchResult, Searcher, WIN};
+use super::{score_from_tt, score_to_tt};
+use crate::rng::Rng;
+use crate::rulesets::breakthrough::{self, DiagonalStep};
+use crate::rulesets::{Color, RuleSet, doorbraak, toy};
+
+/// Searches `pos` with `limits` on `threads` threads and a fresh table; `earlier` holds
+/// the hashes of the game's positions before it. Returns the answer and every report.
+fn run<P: RuleSet>(
+    pos: P,
+    limits: SearchLimits<P::Move>,
+    threads: usize,
+    earlier: &[u64],
+) -> (SearchResult<P::Move>, Vec<Info<P::Move>>) {
+    let control = Control::new(None, None, None, false);
+    let tt = TranspositionTable::new(4).unwrap();
+    let infos = Mutex::new(Vec::new());
+    let report = |info: &Info<P::Move>| infos.lock().unwrap().push(info.clone());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let result = pool.install(|| {
+        Searcher::new(pos, &limits, &control, &tt, threads, &report)
+            .with_game_history(earlier)
+            .run()
+    });
+    (result, infos.into_inner().unwrap())
+}
+
+fn search<P: RuleSet>(pos: P, depth: u32, threads: usize) -> SearchResult<P::Move> {
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    run(pos, limits, threads, &[]).0
+}
+
+fn child<P: RuleSet>(pos: P, m: P::Move) -> P {
+    let mut next = pos;
+    next.play(m);
+    next
+}
+
+/// The protocol's score for a win or loss `plies` plies away: odd, the side to move wins.
+fn mate_in(plies: i32) -> Score {
+    if plies % 2 == 1 {
+        Score::Mate((plies + 1) / 2)
+    } else {
+        Score::Mate(-plies / 2)
+    }
+}
+
+fn bt(fen: &str, diagonal: DiagonalStep) -> breakthrough::Position {
+    breakthrough::Position::from_fen(fen, diagonal).unwrap()
+}
+
+fn check_suite(threads: usize, step: usize) {
+    let text = include_str!("../../tests/data/forced-wins.epd");
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .step_by(step)
+    {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let pos = bt(fields[0], DiagonalStep::Free);
+        let winner = if fields[1].ends_with('w') {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let plies: i32 = fields[2]
+            .trim_start_matches("plies")
+            .trim()
+            .parse()
+            .unwrap();
+        checked += 1;
+        if plies == 0 {
+            if pos.outcome().map(|o| o.winner) != Some(Some(winner)) {
+                failures.push(format!("{line}: outcome {:?}", pos.outcome()));
+            }
+            continue;
+        }
+        assert_eq!(
+            winner == pos.side_to_move(),
+            plies % 2 == 1,
+            "suite: {line}"
+        );
+        let result = search(pos, plies as u32 + 4, threads);
+        let score = Score::from_internal(result.score);
+        if score != mate_in(plies) {
+            failures.push(format!(
+                "{line}: reported {score:?}, expected {:?}",
+                mate_in(plies)
+            ));
+            continue;
+        }
+        // The move played must keep the win: the opponent then loses in plies - 1.
+        let best = result.best.expect("a move in an unfinished game");
+        let next = child(pos, best);
+        if plies == 1 {
+            assert_eq!(
+                next.outcome().and_then(|o| o.winner),
+                Some(winner),
+                "{line}"
+            );
+            continue;
+        }
+        let after = Score::from_internal(search(next, plies as u32 + 3, threads).score);
+        if winner == pos.side_to_move() && after != mate_in(plies - 1) {
+            failures.push(format!(
+                "{line}: {best} leaves {after:?}, expected {:?}",
+                mate_in(plies - 1)
+            ));
+        }
+    }
+    assert!(checked > 100);
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn forced_wins_suite_one_thread() {
+    check_suite(1, 1);
+}
+
+#[test]
+fn forced_wins_suite_sample_two_threads() {
+    check_suite(2, 5);
+}
+
+/// True if the side to move can force a win within `plies` plies (plain minimax).
+fn wins_within<P: RuleSet>(pos: P, plies: u32) -> bool {
+    plies > 0
+        && pos.moves().iter().any(|&m| {
+            let next = child(pos, m);
+            next.outcome()
+                .is_some_and(|o| o.winner == Some(pos.side_to_move()))
+                || (plies >= 3 && loses_within(next, plies - 1))
+        })
+}
+
+/// True if the side to move loses within `plies` plies whatever it plays.
+fn loses_within<P: RuleSet>(pos: P, plies: u32) -> bool {
+    let moves = pos.moves();
+    if moves.is_empty() {
+        return pos
+            .outcome()
+            .is_some_and(|o| o.winner != Some(pos.side_to_move()));
+    }
+    plies >= 2 && moves.iter().all(|&m| wins_within(child(pos, m), plies - 1))
+}
+
+/// The exact distance in plies to the end with best play, if it is at most `limit`.
+fn distance<P: RuleSet>(pos: P, limit: u32) -> Option<i32> {
+    (1..=limit).find_map(|plies| {
+        let decided = if plies % 2 == 1 {
+            wins_within(pos, plies)
+        } else {
+            loses_within(pos, plies)
+        };
+        decided.then_some(plies as i32)
+    })
+}
+
+/// Small boards, both Breakthrough rule sets: wherever plain minimax finds a result
+/// within five plies, the search reports exactly that distance, and it never reports a
+/// win or loss that minimax cannot confirm.
+#[test]
+fn exact_win_distances_on_small_boards_against_minimax() {
+    let mut rng = Rng::new(5);
+    let (mut decided, mut open) = (0, 0);
+    for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+        for fen in [
+            "ppp/ppp/3/PPP/PPP w",
+            "pppp/pppp/4/PPPP/PPPP w",
+            "ppppp/ppppp/5/5/PPPPP/PPPPP w",
+        ] {
+            for _ in 0..12 {
+                let mut pos = bt(fen, diagonal);
+                loop {
+                    let moves = pos.moves();
+                    pos.play(moves[rng.below(moves.len())]);
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    let score = Score::from_internal(search(pos, 9, 1).score);
+                    match (distance(pos, 5), score) {
+                        (Some(plies), _) => {
+                            decided += 1;
+                            assert_eq!(score, mate_in(plies), "{pos:?}");
+                        }
+                        (None, Score::Mate(n)) => {
+                            // Beyond five plies: confirm the claim by minimax itself.
+                            let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+                            assert!(plies > 5, "{pos:?}: {score:?}");
+                            if plies <= 7 {
+                                assert_eq!(distance(pos, 7), Some(plies), "{pos:?}");
+                            }
+                        }
+                        (None, Score::Centipawns(_)) => open += 1,
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        decided > 200 && open > 100,
+        "{decided} decided, {open} open"
+    );
+}
+
+/// Win scores are stored relative to the node and read back relative to the root, so
+/// a win found at one ply reads as the same win from another.
+#[test]
+fn table_scores_keep_win_distances_across_plies() {
+    for ply in [0, 1, 5, 40] {
+        for s in [0, 250, -250, WIN - 7 - ply as i32, -WIN + 8 + ply as i32] {
+            assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s, "{s} at {ply}");
+        }
+    }
+    // A win 3 plies below a node at ply 4 is stored as "3 plies from here"...
+    let stored = score_to_tt(WIN - 7, 4);
+    assert_eq!(i32::from(stored), WIN - 3);
+    // ...and read at ply 10 it is a win at ply 13.
+    assert_eq!(score_from_tt(stored, 10), WIN - 13);
+    assert_eq!(score_from_tt(score_to_tt(-(WIN - 6), 2), 9), -(WIN - 13));
+    // Through the table itself, and back to the protocol's mate count.
+    let tt = TranspositionTable::new(1).unwrap();
+    tt.store(
+        42,
+        Entry {
+            move_code: 0,
+            score: score_to_tt(WIN - 5, 2),
+            depth: 3,
+            bound: Bound::Exact,
+        },
+    );
+    let read = score_from_tt(tt.probe(42).unwrap().score, 0);
+    assert_eq!(Score::from_internal(read), Score::Mate(2));
+}
+
+/// Doorbraak positions can repeat: a move back to a position of the game scores as a
+/// draw, and the same move without that history does not.
+#[test]
+fn a_repetition_in_doorbraak_scores_as_a_draw() {
+    let start = doorbraak::Position::startpos();
+    let mut pos = start;
+    let mut earlier = Vec::new();
+    for text in ["a2b3", "a8b7", "b3a2", "b7a8"] {
+        earlier.push(pos.hash());
+        pos.play(pos.parse_move(text).unwrap());
+    }
+    assert_eq!(pos, start);
+    let a2b3 = pos.parse_move("a2b3").unwrap();
+    let depth_one_score = |earlier: &[u64]| {
+        let limits = SearchLimits {
+            depth: Some(1),
+            multipv: 64,
+            ..SearchLimits::default()
+        };
+        let (_, infos) = run(pos, limits, 1, earlier);
+        infos
+            .iter()
+            .find(|i| i.depth == 1 && i.pv.first() == Some(&a2b3))
+            .map(|i| i.score)
+            .unwrap()
+    };
+    assert_ne!(depth_one_score(&[]), Score::Centipawns(0));
+    // With the game's history, a2b3 brings back the position after White's first move.
+    assert_eq!(depth_one_score(&earlier), Score::Centipawns(0));
+}
+
+/// The rule set compiled for tests only, searched like any other: the side to move
+/// wins exactly when the heap is no multiple of three.
+#[test]
+fn the_test_rule_set_is_searched_like_any_other() {
+    for stones in 1..=14u16 {
+        let pos = toy::Position::from_fen(&format!("{stones} w"), ()).unwrap();
+        let result = search(pos, 20, 1);
+        let score = Score::from_internal(result.score);
+        if stones % 3 == 0 {
+            assert_eq!(score, mate_in(2 * (stones / 3) as i32), "{stones}");
+        } else {
+            assert_eq!(score, mate_in(2 * (stones / 3) as i32 + 1), "{stones}");
+            let best = result.best.unwrap();
+            assert_eq!(
+                child(pos, best).to_fen(),
+                format!("{} b", stones - stones % 3)
+            );
+        }
+    }
+}

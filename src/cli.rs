@@ -52,7 +52,8 @@ enum Command {
         /// Gradient steps.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
-        /// Write the tuned weights into this params.rs instead of printing them.
+        /// Write the tuned weights into this weights file (src/rulesets/*/weights.rs) instead
+        /// of printing them.
         #[arg(long)]
         write: Option<String>,
         /// Tune only the features FIRST-LAST (inclusive, 0-based); the others keep their

@@ -128,6 +128,13 @@ fn uci_lists_identity_and_every_option() {
     );
     e.send("isready");
     assert_eq!(e.line(SHORT), "readyok");
+    // `uci` prints the defaults, not the values set since.
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Threads value 2");
+    e.send("uci");
+    let again = e.until("uciok", SHORT);
+    assert!(again.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+    assert!(again.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
 }
 
 #[test]

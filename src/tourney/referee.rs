@@ -9,7 +9,7 @@ use crate::variant::{AnyMove, History};
 
 use super::openings::Opening;
 use super::process::{EngineProcess, Received, StartError, SyncError};
-use super::spec::EngineSpec;
+use super::spec::{EngineSpec, PlayLimits};
 
 /// Ways to lose a game other than by the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,6 +220,36 @@ fn position_command(opening: &Opening, moves: &[AnyMove]) -> String {
     cmd
 }
 
+/// The `go` command for an engine with `limits`, given both clocks and increments
+/// (sent whenever the engine plays on a clock).
+fn go_command(
+    limits: &PlayLimits,
+    clocks: [Option<Duration>; 2],
+    increments: [Option<Duration>; 2],
+) -> String {
+    let ms = |d: Option<Duration>| d.unwrap_or(Duration::ZERO).as_millis();
+    let mut go = "go".to_string();
+    if limits.tc.is_some() {
+        go.push_str(&format!(
+            " wtime {} btime {} winc {} binc {}",
+            ms(clocks[0]),
+            ms(clocks[1]),
+            ms(increments[0]),
+            ms(increments[1])
+        ));
+    }
+    if let Some(t) = limits.movetime {
+        go.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    if let Some(d) = limits.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
+}
+
 /// Reads `depth` and `nps` from an `info` line.
 fn info_figures(line: &str) -> (Option<u64>, Option<f64>) {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -385,33 +415,8 @@ pub(crate) fn play_game(
         let side = game.position().side_to_move();
         let slot = &mut slots[side.index()];
         let limits = slot.spec.limits.clone();
-        let mut go = "go".to_string();
-        if limits.tc.is_some() {
-            let ms = |c: Option<Duration>| c.unwrap_or(Duration::ZERO).as_millis();
-            let inc = |i: usize| {
-                slots[i]
-                    .spec
-                    .limits
-                    .tc
-                    .map_or(0, |(_, inc)| inc.as_millis())
-            };
-            go.push_str(&format!(
-                " wtime {} btime {} winc {} binc {}",
-                ms(clocks[0]),
-                ms(clocks[1]),
-                inc(0),
-                inc(1)
-            ));
-        }
-        if let Some(t) = limits.movetime {
-            go.push_str(&format!(" movetime {}", t.as_millis()));
-        }
-        if let Some(d) = limits.depth {
-            go.push_str(&format!(" depth {d}"));
-        }
-        if let Some(n) = limits.nodes {
-            go.push_str(&format!(" nodes {n}"));
-        }
+        let increments = [0, 1].map(|i| slots[i].spec.limits.tc.map(|(_, inc)| inc));
+        let go = go_command(&limits, clocks, increments);
         let allowed = clocks[side.index()]
             .or(limits.movetime)
             .unwrap_or(cfg.move_timeout);
@@ -453,6 +458,29 @@ pub(crate) fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_sends_both_clocks_and_every_limit() {
+        let ms = |n| Some(Duration::from_millis(n));
+        let limits = PlayLimits {
+            tc: Some((Duration::from_secs(10), Duration::from_millis(100))),
+            depth: Some(7),
+            ..PlayLimits::default()
+        };
+        assert_eq!(
+            go_command(&limits, [ms(9_500), ms(8_250)], [ms(100), None]),
+            "go wtime 9500 btime 8250 winc 100 binc 0 depth 7"
+        );
+        let fixed = PlayLimits {
+            movetime: ms(300),
+            nodes: Some(5_000),
+            ..PlayLimits::default()
+        };
+        assert_eq!(
+            go_command(&fixed, [None, None], [None, None]),
+            "go movetime 300 nodes 5000"
+        );
+    }
 
     #[test]
     fn reads_info_figures() {

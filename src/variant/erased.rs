@@ -1,0 +1,207 @@
+//! [`RuleSet`] with the position type erased: [`DynPosition`] is the object-safe
+//! mirror of the trait that [`super::AnyPosition`] holds, implemented once for every rule
+//! set's position. Moves cross it as 12-bit codes ([`RuleSet::encode`]); `AnyPosition`
+//! pairs them with their variant.
+
+use rayon::prelude::*;
+
+use super::MoveError;
+use crate::rulesets::{Color, Outcome, RuleSet};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Control, Info, SearchLimits, SearchResult, Searcher};
+
+/// One row of the `eval` command's table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EvalTerm {
+    pub(crate) name: &'static str,
+    /// The group's raw feature values summed (ours minus theirs).
+    pub(crate) count: i32,
+    /// Its share of the evaluation, in centipawns.
+    pub(crate) score: i32,
+}
+
+/// The object-safe mirror of [`RuleSet`].
+pub(super) trait DynPosition: Send + Sync {
+    fn clone_box(&self) -> Box<dyn DynPosition>;
+    fn to_fen(&self) -> String;
+    fn diagram(&self) -> String;
+    fn side_to_move(&self) -> Color;
+    fn hash(&self) -> u64;
+    fn moves_made_at_least(&self) -> u64;
+    fn legal_moves(&self) -> Vec<u16>;
+    fn read_move(&self, text: &str) -> Result<u16, MoveError>;
+    fn check_move(&self, code: u16) -> Result<(), MoveError>;
+    fn is_pass(&self, code: u16) -> bool;
+    fn play(&mut self, code: u16);
+    fn outcome(&self) -> Option<Outcome>;
+    fn perft(&self, depth: u32) -> u64;
+    fn perft_divide(&self, depth: u32) -> Vec<(u16, u64)>;
+    fn evaluate(&self) -> i32;
+    fn eval_terms(&self) -> Vec<EvalTerm>;
+    fn features(&self) -> Vec<i32>;
+    fn is_quiet(&self) -> bool;
+    fn weights(&self) -> &'static [i32];
+    fn material(&self, color: Color) -> (i32, i32);
+    fn search(
+        &self,
+        limits: &SearchLimits<u16>,
+        setup: &SearchSetup,
+        on_info: &(dyn Fn(&Info<u16>) + Sync),
+    ) -> SearchResult<u16>;
+}
+
+fn rules_error(e: impl std::error::Error + Send + Sync + 'static) -> MoveError {
+    MoveError::Rules(Box::new(e))
+}
+
+impl<P: RuleSet> DynPosition for P {
+    fn clone_box(&self) -> Box<dyn DynPosition> {
+        Box::new(*self)
+    }
+
+    fn to_fen(&self) -> String {
+        RuleSet::to_fen(self)
+    }
+
+    fn diagram(&self) -> String {
+        RuleSet::diagram(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        RuleSet::side_to_move(self)
+    }
+
+    fn hash(&self) -> u64 {
+        RuleSet::hash(self)
+    }
+
+    fn moves_made_at_least(&self) -> u64 {
+        RuleSet::moves_made_at_least(self)
+    }
+
+    fn legal_moves(&self) -> Vec<u16> {
+        self.moves().iter().map(|&m| P::encode(m)).collect()
+    }
+
+    fn read_move(&self, text: &str) -> Result<u16, MoveError> {
+        P::read_move(text).map(P::encode).map_err(rules_error)
+    }
+
+    fn check_move(&self, code: u16) -> Result<(), MoveError> {
+        match P::decode(code) {
+            Some(m) => RuleSet::check_move(self, m).map_err(rules_error),
+            None => Err(MoveError::Rules("no move of this rule set".into())),
+        }
+    }
+
+    fn is_pass(&self, code: u16) -> bool {
+        P::decode(code).is_some_and(P::is_pass)
+    }
+
+    fn play(&mut self, code: u16) {
+        if let Some(m) = P::decode(code) {
+            RuleSet::play(self, m);
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        RuleSet::outcome(self)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        RuleSet::perft(self, depth)
+    }
+
+    /// On the current rayon pool: the root moves and their replies are split into tasks,
+    /// so two threads stay busy even when root subtrees differ in size.
+    fn perft_divide(&self, depth: u32) -> Vec<(u16, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let child = |pos: &P, m: P::Move| {
+            let mut next = *pos;
+            next.play(m);
+            next
+        };
+        self.moves()
+            .par_iter()
+            .map(|&m| {
+                let next = child(self, m);
+                let count = if depth <= 3 {
+                    next.perft(depth - 1)
+                } else {
+                    next.moves()
+                        .par_iter()
+                        .map(|&r| child(&next, r).perft(depth - 2))
+                        .sum()
+                };
+                (P::encode(m), count)
+            })
+            .collect()
+    }
+
+    fn evaluate(&self) -> i32 {
+        RuleSet::evaluate(self)
+    }
+
+    fn eval_terms(&self) -> Vec<EvalTerm> {
+        let (features, weights) = (RuleSet::features(self), RuleSet::weights(self));
+        P::TERMS
+            .iter()
+            .map(|t| {
+                let range = t.first..t.first + t.count;
+                EvalTerm {
+                    name: t.name,
+                    count: features[range.clone()].iter().sum(),
+                    score: range.map(|i| features[i] * weights[i]).sum(),
+                }
+            })
+            .collect()
+    }
+
+    fn features(&self) -> Vec<i32> {
+        RuleSet::features(self)
+    }
+
+    fn is_quiet(&self) -> bool {
+        self.end().is_none() && self.winning_move().is_none() && !self.opponent_threatens_win()
+    }
+
+    fn weights(&self) -> &'static [i32] {
+        RuleSet::weights(self)
+    }
+
+    fn material(&self, color: Color) -> (i32, i32) {
+        RuleSet::material(self, color)
+    }
+
+    fn search(
+        &self,
+        limits: &SearchLimits<u16>,
+        setup: &SearchSetup,
+        on_info: &(dyn Fn(&Info<u16>) + Sync),
+    ) -> SearchResult<u16> {
+        let limits = limits.map_moves(|&code| P::decode(code));
+        let report = |info: &Info<P::Move>| on_info(&info.map_moves(P::encode));
+        Searcher::new(
+            *self,
+            &limits,
+            setup.control,
+            setup.tt,
+            setup.threads,
+            &report,
+        )
+        .with_game_history(setup.earlier)
+        .run()
+        .map_moves(P::encode)
+    }
+}
+
+/// What a search needs besides the position and its limits.
+pub(crate) struct SearchSetup<'a> {
+    pub(crate) control: &'a Control,
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) threads: usize,
+    /// Hashes of the game's positions before the root, oldest first.
+    pub(crate) earlier: &'a [u64],
+}

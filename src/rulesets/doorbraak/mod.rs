@@ -109,7 +109,10 @@ impl RuleSet for Position {
 
     #[inline]
     fn tactical_order(&self, m: Move) -> i32 {
-        // Explosions higher up the board come closer to the goal.
+        // Explosions higher up the board come closer to the goal; a pass goes nowhere.
+        if m.is_pass() {
+            return 0;
+        }
         m.to().relative_rank(self.side_to_move()) as i32
     }
 
@@ -159,5 +162,27 @@ impl RuleSet for Position {
             advance += here * square.relative_rank(color) as i32;
         }
         (stones, advance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every move has an order, the pass the lowest, for either side (a pass has no
+    /// target square: its rank once overflowed).
+    #[test]
+    fn tactical_order_ranks_targets_and_puts_the_pass_last() {
+        for fen in [START_FEN, "ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP b 0"] {
+            let pos = Position::from_fen(fen).unwrap();
+            for m in pos.legal_moves().iter() {
+                let order = pos.tactical_order(*m);
+                if m.is_pass() {
+                    assert_eq!(order, 0);
+                } else {
+                    assert!((1..=7).contains(&order), "{m}: {order}");
+                }
+            }
+        }
     }
 }

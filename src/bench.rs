@@ -3,6 +3,8 @@
 //! behaviour changes, so commits that change the search quote it (`Bench: N`), and
 //! [`SIGNATURE`] records it.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::search::tt::{TableError, TranspositionTable};
@@ -125,9 +127,9 @@ impl BenchReport {
     }
 }
 
-/// Searches every position to `depth`, one thread, a fresh 16 MB table each;
-/// per-position counts go to the log (stderr).
-pub(crate) fn run(depth: u32) -> Result<BenchReport, TableError> {
+/// Searches every position to `depth`, one thread, a fresh 16 MB table each, until done
+/// or `stop` is set; per-position counts go to the log (stderr).
+pub(crate) fn run(depth: u32, stop: Arc<AtomicBool>) -> Result<BenchReport, TableError> {
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
@@ -140,7 +142,10 @@ pub(crate) fn run(depth: u32) -> Result<BenchReport, TableError> {
         let variant: Variant = variant.parse().expect("bench variants are registered");
         let pos = AnyPosition::from_fen(fen, variant).expect("bench positions are valid");
         let tt = TranspositionTable::new(16)?;
-        let control = Control::new(None, None, None, false);
+        let control = Control::sharing_stop(stop.clone());
+        if control.is_stopped() {
+            break;
+        }
         let setup = SearchSetup {
             control: &control,
             tt: &tt,
@@ -174,7 +179,7 @@ mod tests {
     /// altered what the engine plays: update `SIGNATURE` and say `Bench: N` in the commit.
     #[test]
     fn bench_matches_the_recorded_signature() {
-        let nodes = run(DEFAULT_DEPTH).unwrap().nodes;
+        let nodes = run(DEFAULT_DEPTH, Arc::default()).unwrap().nodes;
         assert_eq!(
             nodes, SIGNATURE,
             "bench gives {nodes} nodes, SIGNATURE records {SIGNATURE}: update it and write \

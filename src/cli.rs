@@ -240,7 +240,7 @@ fn run_perft(
         Err(e) => return fail(format_args!("cannot start {threads} threads: {e}")),
     };
     let start = Instant::now();
-    let mut per_move = pool.install(|| pos.perft_divide(depth));
+    let mut per_move = pool.install(|| pos.perft_divide(depth, &|| false));
     let total: u64 = if depth == 0 {
         1
     } else {
@@ -308,7 +308,7 @@ pub fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },
-        Some(Command::Bench { depth }) => match bench::run(depth) {
+        Some(Command::Bench { depth }) => match bench::run(depth, Default::default()) {
             Ok(report) => {
                 println!("{}", report.summary_line());
                 ExitCode::SUCCESS

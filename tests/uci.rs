@@ -1,90 +1,12 @@
 //! The UCI protocol through the real binary: scripted stdin, asserted stdout.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{text}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Next line within `timeout`, or panic.
-    fn line(&self, timeout: Duration) -> String {
-        self.lines
-            .recv_timeout(timeout)
-            .unwrap_or_else(|_| panic!("no line within {timeout:?}"))
-    }
-
-    /// Lines up to and including the first one starting with `prefix`.
-    fn until(&self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no '{prefix}' within {timeout:?}; got {lines:?}"));
-            let done = line.starts_with(prefix);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    /// Asserts nothing more arrives within `wait`.
-    fn quiet(&self, wait: Duration) {
-        if let Ok(line) = self.lines.recv_timeout(wait) {
-            panic!("unexpected line: {line}");
-        }
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Engine;
 
 const SHORT: Duration = Duration::from_secs(5);
 
@@ -653,4 +575,106 @@ fn doorbraak_search_scores_a_repetition_as_a_draw() {
     let repeated = e.until("bestmove", SHORT);
     assert_eq!(depth_one_score(&repeated, "a2b3"), "cp 0");
     assert_ne!(depth_one_score(&repeated, "c2d3"), "cp 0");
+}
+
+/// Nothing wedges the command loop: searches without a limit of their own are infinite
+/// (the next command that needs the game stops them), `go perft` and `bench` run like
+/// searches, and `isready`, `stop` and `quit` are answered while anything runs.
+#[test]
+fn nothing_wedges_the_engine() {
+    // A bare `go`, and a clock for the side not to move: infinite searches.
+    for go in ["go", "go btime 1000 binc 10"] {
+        let mut e = Engine::start();
+        e.send(go);
+        e.send("position startpos moves a2a3");
+        e.send("setoption name Hash value 2");
+        e.send("isready");
+        let lines = e.until("readyok", SHORT);
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: {lines:?}"
+        );
+        e.send("quit");
+        let start = Instant::now();
+        while e.child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(1),
+                "{go}: quit unanswered"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    // perft and bench: answered while they run, stopped by `stop`, ended by `quit`.
+    let mut e = Engine::start();
+    for long in ["go perft 12", "bench 40"] {
+        e.send(long);
+        std::thread::sleep(Duration::from_millis(100));
+        let start = Instant::now();
+        e.send("isready");
+        assert_eq!(e.line(SHORT), "readyok", "{long}");
+        assert!(start.elapsed() < Duration::from_millis(250), "{long}");
+        e.send("stop");
+        assert!(e.line(SHORT).ends_with("stopped"), "{long}");
+    }
+    // Absurd numbers: defined answers, no overflow.
+    e.send("go wtime 999999999999999999 btime 1");
+    e.send("isready");
+    assert_eq!(e.line(SHORT), "readyok");
+    e.send("stop");
+    assert!(
+        e.until("bestmove", SHORT)
+            .last()
+            .unwrap()
+            .starts_with("bestmove ")
+    );
+    for go in [
+        "go depth 0",
+        "go nodes 0",
+        "go movestogo 0 wtime 50 btime 50",
+        "go movetime 0",
+    ] {
+        e.send(go);
+        assert!(
+            e.until("bestmove", SHORT)
+                .last()
+                .unwrap()
+                .starts_with("bestmove "),
+            "{go}"
+        );
+    }
+    e.send("go perft 12");
+    e.send("quit");
+    let start = Instant::now();
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "quit during perft unanswered"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A line far longer than any command, and bytes that are no UTF-8: one error line
+/// each, and the engine keeps serving.
+#[test]
+fn huge_and_broken_lines_get_one_error_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(&vec![b'x'; 20 << 20])?;
+            stdin.write_all(b"\nisready\ngo \xff\xfe depth 2\nisready\n")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: a line of 20971521 bytes is too long"));
+    assert_eq!(lines[1], "readyok");
+    assert!(lines[2].starts_with("info string error: go: unknown parameter"));
+    assert_eq!(&lines[3..], ["bestmove (none)", "readyok"]);
 }

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 pub(crate) use options::{OPTIONS, OptionError};
 
-use crate::rulesets::Color;
+use crate::bench::{self, BenchReport};
+use crate::rulesets::{Color, Outcome};
 use crate::search::time::{Clock, budget};
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Control, Info, SearchLimits, SearchResult, WIN};
 use crate::variant::{
     AnyMove, AnyPosition, History, MoveError, PositionError, SearchSetup, Variant,
@@ -89,8 +90,13 @@ pub(crate) enum EngineError {
 pub(crate) type Done = Box<dyn FnOnce(SearchResult<AnyMove>) + Send>;
 /// Receives progress reports.
 pub(crate) type InfoSink = Box<dyn Fn(&Info<AnyMove>) + Send + Sync>;
+/// Receives `go perft`'s counts per root move, or `None` if it was stopped.
+pub(crate) type PerftDone = Box<dyn FnOnce(Option<Vec<(AnyMove, u64)>>) + Send>;
+/// Receives `bench`'s report, or `None` if it was stopped.
+pub(crate) type BenchDone = Box<dyn FnOnce(Option<Result<BenchReport, TableError>>) + Send>;
 
-struct RunningSearch {
+/// A search, perft or bench running on its own thread.
+struct RunningJob {
     control: Arc<Control>,
     handle: JoinHandle<()>,
 }
@@ -102,7 +108,7 @@ pub(crate) struct Engine {
     game: Result<History, Arc<dyn std::error::Error + Send + Sync>>,
     tt: Arc<TranspositionTable>,
     pool: Arc<rayon::ThreadPool>,
-    search: Option<RunningSearch>,
+    job: Option<RunningJob>,
 }
 
 fn build_pool(threads: u64) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
@@ -130,7 +136,7 @@ impl Engine {
             game: Ok(History::new(AnyPosition::startpos(variant))),
             tt: Arc::new(TranspositionTable::new(0).map_err(OptionError::Hash)?),
             pool: Arc::new(build_pool(1).map_err(OptionError::Threads)?),
-            search: None,
+            job: None,
         };
         for option in &OPTIONS {
             option.reset(&mut engine)?;
@@ -151,6 +157,14 @@ impl Engine {
     pub(crate) fn position(&self) -> Result<&AnyPosition, EngineError> {
         match &self.game {
             Ok(game) => Ok(game.position()),
+            Err(e) => Err(EngineError::NoPosition(e.clone())),
+        }
+    }
+
+    /// How the game stands: over (by the board, or by threefold repetition) or not.
+    pub(crate) fn outcome(&self) -> Result<Option<Outcome>, EngineError> {
+        match &self.game {
+            Ok(game) => Ok(game.outcome()),
             Err(e) => Err(EngineError::NoPosition(e.clone())),
         }
     }
@@ -262,26 +276,91 @@ impl Engine {
             return Ok(());
         }
         let (soft, hard) = self.time_limits(request, game);
-        let waiting = request.infinite || request.ponder;
+        // A search with no limit of its own (no depth, nodes, mate, move time, nor a clock
+        // for the side to move) is an infinite one: it answers after `stop`.
+        let unlimited = request.depth.is_none()
+            && request.nodes.is_none()
+            && request.mate.is_none()
+            && hard.is_none();
+        let waiting = request.infinite || request.ponder || unlimited;
         let control = Arc::new(Control::new(soft, hard, request.nodes, waiting));
         let earlier = game.earlier_hashes().to_vec();
-        let (job_control, tt, pool) = (control.clone(), self.tt.clone(), self.pool.clone());
+        let (tt, pool) = (self.tt.clone(), self.pool.clone());
         let threads = self.settings.threads as usize;
+        self.spawn("search", control, move |control| {
+            let setup = SearchSetup {
+                control,
+                tt: &tt,
+                threads,
+                earlier: &earlier,
+            };
+            let result = pool.install(|| root.search(&limits, &setup, &*on_info));
+            done(result);
+        })
+    }
+
+    /// Counts the leaves below each legal move at `depth` on the search threads, on a
+    /// thread of its own like a search; `done` gets the counts, or `None` if stopped.
+    pub(crate) fn perft(&mut self, depth: u32, done: PerftDone) -> Result<(), EngineError> {
+        self.settle();
+        let root = self.position()?.clone();
+        let pool = self.pool.clone();
+        let control = Arc::new(Control::new(None, None, None, false));
+        self.spawn("perft", control, move |control| {
+            let counts = pool.install(|| root.perft_divide(depth, &|| control.is_stopped()));
+            done((!control.is_stopped()).then_some(counts));
+        })
+    }
+
+    /// Runs `bench` on a thread of its own like a search; `done` gets the report, or
+    /// `None` if stopped.
+    pub(crate) fn bench(&mut self, depth: u32, done: BenchDone) -> Result<(), EngineError> {
+        self.settle();
+        let control = Arc::new(Control::new(None, None, None, false));
+        self.spawn("bench", control, move |control| {
+            let report = bench::run(depth, control.stop_flag());
+            done((!control.is_stopped()).then_some(report));
+        })
+    }
+
+    /// Runs `job` on its own thread; `stop` and the other controls reach it through
+    /// `control`.
+    fn spawn(
+        &mut self,
+        name: &str,
+        control: Arc<Control>,
+        job: impl FnOnce(&Control) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        let job_control = control.clone();
         let handle = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || {
-                let setup = SearchSetup {
-                    control: &job_control,
-                    tt: &tt,
-                    threads,
-                    earlier: &earlier,
-                };
-                let result = pool.install(|| root.search(&limits, &setup, &*on_info));
-                done(result);
-            })
+            .name(name.into())
+            .spawn(move || job(&job_control))
             .map_err(EngineError::Thread)?;
-        self.search = Some(RunningSearch { control, handle });
+        self.job = Some(RunningJob { control, handle });
         Ok(())
+    }
+
+    /// True while a job runs that ends by itself (a search with a limit, perft, bench):
+    /// commands that change or read the game wait for it. A search that waits for `stop`
+    /// (infinite, pondering) does not count: the next such command stops it.
+    pub(crate) fn finishing(&mut self) -> bool {
+        self.busy()
+            && self
+                .job
+                .as_ref()
+                .is_some_and(|job| !job.control.is_waiting())
+    }
+
+    /// True while a search, perft or bench runs.
+    pub(crate) fn busy(&mut self) -> bool {
+        match &self.job {
+            Some(job) if !job.handle.is_finished() => true,
+            Some(_) => {
+                self.settle();
+                false
+            }
+            None => false,
+        }
     }
 
     /// The soft and hard time limits of a `go`, from the clock of the side to move and
@@ -321,16 +400,16 @@ impl Engine {
 
     /// `ponderhit`: the pondered move was played; the clock now runs.
     pub(crate) fn ponderhit(&self) {
-        if let Some(s) = &self.search {
-            s.control.release();
+        if let Some(job) = &self.job {
+            job.control.release();
         }
     }
 
     /// Stops the running search, if any, and waits until it has answered.
     pub(crate) fn stop(&mut self) {
-        if let Some(s) = self.search.take() {
-            s.control.stop();
-            let _ = s.handle.join();
+        if let Some(job) = self.job.take() {
+            job.control.stop();
+            let _ = job.handle.join();
         }
     }
 
@@ -343,16 +422,16 @@ impl Engine {
 
     /// As [`Engine::settle`], but stops the search once `limit` has passed.
     pub(crate) fn settle_within(&mut self, limit: Option<Duration>) {
-        let Some(s) = self.search.take() else { return };
+        let Some(job) = self.job.take() else { return };
         let deadline = limit.map(|l| Instant::now() + l);
-        while !s.handle.is_finished() {
-            if s.control.is_waiting() || deadline.is_some_and(|d| Instant::now() >= d) {
-                s.control.stop();
+        while !job.handle.is_finished() {
+            if job.control.is_waiting() || deadline.is_some_and(|d| Instant::now() >= d) {
+                job.control.stop();
                 break;
             }
             std::thread::sleep(Duration::from_millis(1));
         }
-        let _ = s.handle.join();
+        let _ = job.handle.join();
     }
 }
 
@@ -370,6 +449,7 @@ fn greedy_answer(root: &AnyPosition) -> SearchResult<AnyMove> {
         score,
         depth: 1,
         nodes: 0,
+        no_mate: None,
     }
 }
 

@@ -4,14 +4,17 @@
 //! formats protocol text: progress goes out through a callback as [`Info`].
 //!
 //! This file holds what callers see (limits, control, reports, scores); `root.rs` the
-//! iterative deepening and the threads, `node.rs` the search below the root.
+//! iterative deepening and the threads, `node.rs` the search below the root, `mate.rs`
+//! the proven search for forced wins behind `go mate`.
 
+pub(crate) mod mate;
 mod node;
 pub(crate) mod params;
 mod root;
 pub(crate) mod time;
 pub(crate) mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -123,7 +126,8 @@ impl<M> SearchLimits<M> {
 
 /// Shared, thread-safe state of one running search: the stop flag, the clock and the node count.
 pub(crate) struct Control {
-    stop: AtomicBool,
+    /// Shared with whoever may stop the search (several searches may share one: `bench`).
+    stop: Arc<AtomicBool>,
     /// While set (`go ponder` or `go infinite`), time limits wait and the result is held back.
     waiting: AtomicBool,
     start: Instant,
@@ -145,7 +149,7 @@ impl Control {
         waiting: bool,
     ) -> Control {
         Control {
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
             waiting: AtomicBool::new(waiting),
             start: Instant::now(),
             soft,
@@ -154,6 +158,20 @@ impl Control {
             nodes: AtomicU64::new(0),
             helpers_done: AtomicBool::new(false),
         }
+    }
+
+    /// A search without limits that stops when `stop` is set (by [`Control::stop`] of
+    /// another control sharing it, for example).
+    pub(crate) fn sharing_stop(stop: Arc<AtomicBool>) -> Control {
+        Control {
+            stop,
+            ..Control::new(None, None, None, false)
+        }
+    }
+
+    /// The flag that stops this search, to share with another.
+    pub(crate) fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
     }
 
     /// Asks the search to finish now; it returns its best move so far.
@@ -197,7 +215,7 @@ impl Control {
     fn soft_limit_passed(&self, percent: u64) -> bool {
         !self.is_waiting()
             && self.soft.is_some_and(|soft| {
-                self.elapsed().as_micros() as u64 * 100 >= soft.as_micros() as u64 * percent
+                self.elapsed().as_micros() * 100 >= soft.as_micros() * u128::from(percent)
             })
     }
 }
@@ -245,6 +263,16 @@ pub(crate) struct SearchResult<M> {
     pub(crate) score: i32,
     pub(crate) depth: u32,
     pub(crate) nodes: u64,
+    /// What a mate search (`go mate N`) proved when it found no win.
+    pub(crate) no_mate: Option<NoMate>,
+}
+
+/// A mate search that found no win: proven there is none within `moves` moves, or
+/// stopped after proving only that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoMate {
+    Proven { moves: u32 },
+    Stopped { moves: u32 },
 }
 
 impl<M> SearchResult<M> {
@@ -256,6 +284,7 @@ impl<M> SearchResult<M> {
             score: self.score,
             depth: self.depth,
             nodes: self.nodes,
+            no_mate: self.no_mate,
         }
     }
 }

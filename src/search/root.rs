@@ -9,8 +9,7 @@ use super::node::{Shared, Worker};
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{
-    Control, INFINITY, Info, Score, SearchLimits, SearchResult, WIN, WIN_BOUND, end_score,
-    is_decisive, time,
+    Control, INFINITY, Info, Score, SearchLimits, SearchResult, WIN, end_score, is_decisive, time,
 };
 use crate::rulesets::RuleSet;
 
@@ -222,6 +221,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
             score: -WIN,
             depth: 0,
             nodes: 0,
+            no_mate: None,
         };
         if root_moves.is_empty() {
             // The game is over (or searchmoves left nothing): there is nothing to wait for.
@@ -256,12 +256,6 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
             result.ponder = best.pv.get(1).copied();
             result.score = best.score;
             result.depth = depth;
-            if let Some(mate) = self.limits.mate
-                && best.score >= WIN_BOUND
-                && (WIN - best.score + 1) / 2 <= mate as i32
-            {
-                break;
-            }
             // A proven result cannot change with more depth once the depth covers it.
             if is_decisive(best.score)
                 && depth as i32 > WIN - best.score.abs() + 1

@@ -305,3 +305,120 @@ fn the_test_rule_set_is_searched_like_any_other() {
         }
     }
 }
+
+/// The proven mate search on the forced-wins suite: every win at its exact length with a
+/// move that keeps it, and no win for the side that loses.
+#[test]
+fn mate_search_proves_the_suite_exactly() {
+    use super::mate::{MateOutcome, prove};
+    let text = include_str!("../../tests/data/forced-wins.epd");
+    let control = Control::new(None, None, None, false);
+    let (mut wins, mut losses) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        let pos = bt(fields[0], DiagonalStep::Free);
+        let plies: u32 = fields[2]
+            .trim_start_matches("plies")
+            .trim()
+            .parse()
+            .unwrap();
+        if plies == 0 {
+            continue;
+        }
+        let moves = plies.div_ceil(2);
+        let outcome = prove(&pos, moves, &[], &control, &mut |_| {});
+        if plies % 2 == 1 {
+            wins += 1;
+            let MateOutcome::Win {
+                moves: found,
+                line: pv,
+            } = outcome
+            else {
+                panic!("{line}: {outcome:?}");
+            };
+            assert_eq!(found, moves, "{line}");
+            // One move fewer is not enough, and the first move keeps the win.
+            let shorter = prove(&pos, moves - 1, &[], &control, &mut |_| {});
+            assert!(moves == 1 || shorter == MateOutcome::NoWin, "{line}");
+            let next = child(pos, pv[0]);
+            if plies > 1 {
+                assert_eq!(distance(next, plies - 1), Some(plies as i32 - 1), "{line}");
+            }
+        } else {
+            losses += 1;
+            assert_eq!(outcome, MateOutcome::NoWin, "{line}");
+        }
+    }
+    assert!(wins > 300 && losses > 300, "{wins} wins, {losses} losses");
+}
+
+/// Small boards of both rule sets: the mate search agrees with plain minimax on every
+/// position of random games, wins and their lengths and the absence of wins.
+#[test]
+fn mate_search_agrees_with_minimax_on_small_boards() {
+    use super::mate::{MateOutcome, prove};
+    let control = Control::new(None, None, None, false);
+    let mut rng = Rng::new(17);
+    let (mut found, mut none) = (0, 0);
+    for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+        for fen in ["pppp/pppp/4/PPPP/PPPP w", "ppppp/ppppp/5/5/PPPPP/PPPPP w"] {
+            for _ in 0..10 {
+                let mut pos = bt(fen, diagonal);
+                loop {
+                    let moves = pos.moves();
+                    pos.play(moves[rng.below(moves.len())]);
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    let wins_in = (1..=5)
+                        .step_by(2)
+                        .find(|&plies| wins_within(pos, plies))
+                        .map(|plies| plies.div_ceil(2));
+                    match (prove(&pos, 3, &[], &control, &mut |_| {}), wins_in) {
+                        (MateOutcome::Win { moves, line }, Some(expected)) => {
+                            found += 1;
+                            assert_eq!(moves, expected, "{pos:?}");
+                            assert!(pos.check_move(line[0]).is_ok());
+                        }
+                        (MateOutcome::NoWin, None) => none += 1,
+                        (outcome, expected) => panic!("{pos:?}: {outcome:?}, minimax {expected:?}"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(found > 100 && none > 100, "{found} wins, {none} without");
+}
+
+/// Doorbraak: a win only an explosion gives is found; a repetition is no way to win.
+#[test]
+fn mate_search_in_doorbraak() {
+    use super::mate::{MateOutcome, prove};
+    let control = Control::new(None, None, None, false);
+    let win = doorbraak::Position::from_fen("4p/1Q3/1Q3/P4/5/5/5/5/5 w").unwrap();
+    let MateOutcome::Win { moves, line } = prove(&win, 2, &[], &control, &mut |_| {}) else {
+        panic!("no win found");
+    };
+    assert_eq!((moves, line[0].to_string()), (1, "a6b7".to_string()));
+    let start = doorbraak::Position::startpos();
+    assert_eq!(
+        prove(&start, 2, &[], &control, &mut |_| {}),
+        MateOutcome::NoWin
+    );
+}
+
+/// A stopped mate search says how far it proved.
+#[test]
+fn a_stopped_mate_search_says_so() {
+    use super::mate::{MateOutcome, prove};
+    let control = Control::new(None, None, None, false);
+    control.stop();
+    let pos = breakthrough::Position::startpos(DiagonalStep::Free);
+    assert_eq!(
+        prove(&pos, 5, &[], &control, &mut |_| {}),
+        MateOutcome::Stopped { moves: 0 }
+    );
+}

@@ -21,9 +21,11 @@ pub(crate) struct Clock {
 /// The hard limit never exceeds the remaining time less `overhead` (the GUI's and the
 /// pipe's delay), so the engine cannot lose on time while its clock has any time left.
 pub(crate) fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
-    let remaining = clock.remaining.as_micros() as u64;
-    let overhead = overhead.as_micros() as u64;
-    let increment = clock.increment.as_micros() as u64;
+    // Microseconds, saturating: a GUI may send any number of milliseconds.
+    let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    let remaining = micros(clock.remaining);
+    let overhead = micros(overhead);
+    let increment = micros(clock.increment);
     // What may be spent without touching the reserve for lag.
     let usable = remaining.saturating_sub(overhead).max(1_000);
     let moves = clock
@@ -37,12 +39,14 @@ pub(crate) fn budget(clock: Clock, overhead: Duration) -> (Duration, Duration) {
     let ceiling = if moves == 1 {
         usable
     } else {
-        usable * MAX_SHARE_PERCENT / 100
+        usable.saturating_mul(MAX_SHARE_PERCENT) / 100
     }
     .min(remaining.saturating_sub(overhead))
     .max(1_000.min(remaining / 2));
-    let soft = (usable / moves + increment * INCREMENT_PERCENT / 100).min(ceiling);
-    let hard = (soft * HARD_FACTOR).min(ceiling);
+    let soft = (usable / moves)
+        .saturating_add(increment.saturating_mul(INCREMENT_PERCENT) / 100)
+        .min(ceiling);
+    let hard = soft.saturating_mul(HARD_FACTOR).min(ceiling);
     (Duration::from_micros(soft), Duration::from_micros(hard))
 }
 
@@ -116,6 +120,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn absurd_clocks_give_a_budget_without_overflow() {
+        for remaining in [u64::MAX, 999_999_999_999_999_999, 1 << 60] {
+            for inc in [0, u64::MAX / 2, 1 << 40] {
+                let clock = Clock {
+                    remaining: ms(remaining),
+                    increment: ms(inc),
+                    moves_to_go: Some(1),
+                    moves_played: u64::MAX,
+                };
+                let (soft, hard) = budget(clock, ms(u64::MAX / 3));
+                assert!(soft <= hard && hard <= ms(remaining), "{clock:?}");
+            }
+        }
+        // A day on the clock: a long think, but not the whole day.
+        let day = Clock {
+            remaining: ms(86_400_000),
+            ..Clock::default()
+        };
+        let (soft, _) = budget(day, ms(10));
+        assert!(soft > ms(60_000) && soft < ms(86_400_000 / 5), "{soft:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::spec::EngineSpec;
+use crate::lines::Input;
 
 /// What waiting for a line gave.
 #[derive(Debug, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub(crate) enum Received {
 pub(crate) struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Input>,
     /// The name from `id name`, if the engine sent one.
     pub(crate) id_name: Option<String>,
     /// Names of the options the engine declared, with their `var` values for combos.
@@ -152,15 +153,19 @@ impl EngineProcess {
     }
 
     /// Waits for the next line until `deadline`.
+    /// Waits for the next line until `deadline`. A line too long to keep is skipped.
     pub(crate) fn recv(&mut self, deadline: Instant) -> Received {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
-                log::debug!("< {line}");
-                Received::Line(line)
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok(Input::Line(line)) => {
+                    log::debug!("< {line}");
+                    return Received::Line(line);
+                }
+                Ok(Input::TooLong(bytes)) => log::warn!("skipped a line of {bytes} bytes"),
+                Err(RecvTimeoutError::Timeout) => return Received::Timeout,
+                Err(RecvTimeoutError::Disconnected) => return Received::Closed,
             }
-            Err(RecvTimeoutError::Timeout) => Received::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Received::Closed,
         }
     }
 

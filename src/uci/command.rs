@@ -2,6 +2,7 @@
 //! wrong with one. No engine state is needed: a line is read the same way whatever
 //! position or search is current.
 
+use super::answer::Query;
 use crate::bench;
 use crate::engine::{GoRequest, StartingPoint};
 
@@ -9,6 +10,7 @@ use crate::engine::{GoRequest, StartingPoint};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Command {
     Uci,
+    Ugi,
     IsReady,
     Quit,
     Stop,
@@ -27,6 +29,7 @@ pub(crate) enum Command {
     Board,
     Eval,
     Bench(u32),
+    Query(Query),
 }
 
 /// What is wrong with a line.
@@ -42,6 +45,16 @@ pub(crate) enum UciError {
     Go(#[from] GoParseError),
     #[error(transparent)]
     Bench(#[from] BenchError),
+    #[error(transparent)]
+    Query(#[from] QueryError),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum QueryError {
+    #[error("query: expected gameover, p1turn or result")]
+    Missing,
+    #[error("query: unknown question '{0}' (expected gameover, p1turn or result)")]
+    Unknown(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -95,11 +108,13 @@ impl Command {
         };
         let command = match command {
             "uci" => Command::Uci,
+            "ugi" => Command::Ugi,
             "isready" => Command::IsReady,
             "quit" => Command::Quit,
             "stop" => Command::Stop,
             "ponderhit" => Command::PonderHit,
-            "ucinewgame" => Command::NewGame,
+            "ucinewgame" | "uginewgame" => Command::NewGame,
+            "query" => Command::Query(parse_query(args)?),
             "setoption" => parse_setoption(args)?,
             "position" => parse_position(args)?,
             "go" => parse_go(args)?,
@@ -147,8 +162,21 @@ fn parse_position(words: &[&str]) -> Result<Command, PositionCommandError> {
     Ok(Command::Position { start, moves })
 }
 
-/// The words `go` knows; the list after `searchmoves` ends at the next of them.
-const GO_KEYWORDS: [&str; 13] = [
+/// `query gameover|p1turn|result` (UGI).
+fn parse_query(words: &[&str]) -> Result<Query, QueryError> {
+    match words {
+        [] => Err(QueryError::Missing),
+        ["gameover"] => Ok(Query::GameOver),
+        ["p1turn"] => Ok(Query::P1Turn),
+        ["result"] => Ok(Query::Result),
+        _ => Err(QueryError::Unknown(words.join(" "))),
+    }
+}
+
+/// The words `go` knows; the list after `searchmoves` ends at the next of them. UGI's
+/// `p1time p2time p1inc p2inc` are UCI's `wtime btime winc binc` (player 1 is White),
+/// and either dialect may use either name.
+const GO_KEYWORDS: [&str; 17] = [
     "infinite",
     "ponder",
     "depth",
@@ -158,6 +186,10 @@ const GO_KEYWORDS: [&str; 13] = [
     "btime",
     "winc",
     "binc",
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
     "movestogo",
     "mate",
     "perft",
@@ -191,10 +223,10 @@ fn parse_go(words: &[&str]) -> Result<Command, GoParseError> {
                     "depth" => go.depth = Some(n.clamp(1, 1_000) as u32),
                     "nodes" => go.nodes = Some(n),
                     "movetime" => go.movetime = Some(n),
-                    "wtime" => go.wtime = Some(n),
-                    "btime" => go.btime = Some(n),
-                    "winc" => go.winc = Some(n),
-                    "binc" => go.binc = Some(n),
+                    "wtime" | "p1time" => go.wtime = Some(n),
+                    "btime" | "p2time" => go.btime = Some(n),
+                    "winc" | "p1inc" => go.winc = Some(n),
+                    "binc" | "p2inc" => go.binc = Some(n),
                     "movestogo" => go.movestogo = Some(n.max(1)),
                     "mate" => go.mate = Some(n.clamp(1, 1_000) as u32),
                     _ => perft = Some(n.min(64) as u32),
@@ -214,7 +246,9 @@ fn parse_go(words: &[&str]) -> Result<Command, GoParseError> {
 fn number(key: &'static str, text: Option<&str>) -> Result<u64, GoParseError> {
     let text = text.ok_or(GoParseError::MissingNumber(key))?;
     // Clocks can go negative in some GUIs after a lag; treat as zero time left.
-    if matches!(key, "wtime" | "btime") && text.parse::<i64>().is_ok_and(|n| n < 0) {
+    if matches!(key, "wtime" | "btime" | "p1time" | "p2time")
+        && text.parse::<i64>().is_ok_and(|n| n < 0)
+    {
         return Ok(0);
     }
     text.parse().map_err(|_| GoParseError::NotANumber {
@@ -279,6 +313,29 @@ mod tests {
             go("go winc -5"),
             Err(UciError::Go(GoParseError::NotANumber { key: "winc", .. }))
         ));
+    }
+
+    #[test]
+    fn ugi_words() {
+        let r = request("go p1time 1000 p2time 2000 p1inc 10 p2inc 20");
+        assert_eq!(
+            (r.wtime, r.btime, r.winc, r.binc),
+            (Some(1000), Some(2000), Some(10), Some(20))
+        );
+        assert_eq!(request("go p2time -3").btime, Some(0));
+        assert_eq!(go("ugi"), Ok(Some(Command::Ugi)));
+        assert_eq!(go("uginewgame"), Ok(Some(Command::NewGame)));
+        assert_eq!(go("query p1turn"), Ok(Some(Command::Query(Query::P1Turn))));
+        assert_eq!(go("query result"), Ok(Some(Command::Query(Query::Result))));
+        assert_eq!(
+            go("query gameover"),
+            Ok(Some(Command::Query(Query::GameOver)))
+        );
+        assert_eq!(go("query"), Err(UciError::Query(QueryError::Missing)));
+        assert_eq!(
+            go("query who wins"),
+            Err(UciError::Query(QueryError::Unknown("who wins".into())))
+        );
     }
 
     #[test]

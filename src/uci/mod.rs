@@ -1,22 +1,42 @@
-//! The UCI protocol on stdin/stdout, as Fairy-Stockfish speaks it for Breakthrough.
+//! The protocol on stdin/stdout: UCI as Fairy-Stockfish speaks it for Breakthrough, and
+//! UGI, its game-neutral dialect for generic tournament managers (`ugi` switches to it).
 //!
-//! A reader thread turns stdin into a channel, so `isready` and `stop` are answered
-//! while a search runs. Lines are read into commands by `command.rs`; here they are
-//! carried out through the engine facade and answered. Every line written is flushed at
-//! once; logs go to stderr.
+//! A reader thread turns stdin into a bounded channel, and the command loop never waits
+//! for anything but the next line: a search, `go perft` and `bench` run on their own
+//! thread. Commands that change or read the game wait, in order, in a backlog while a
+//! job that ends by itself runs (so a script may pipe `go depth 10` and more commands
+//! and get every answer in order); `stop` and `ponderhit` act at once; `isready` and
+//! `quit` at once unless commands wait before them (a second `quit` does not wait). Lines are read into
+//! commands by `command.rs` and answered as `answer.rs` writes them. Every line written
+//! is flushed at once; logs go to stderr.
 
+mod answer;
 mod command;
 
+use std::collections::VecDeque;
 use std::io::Write;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use crate::bench;
-use crate::engine::{Engine, OPTIONS, Player};
-use crate::rulesets::Color;
-use crate::search::tt::Bound;
-use crate::search::{Info, Score, SearchResult};
-use crate::variant::AnyMove;
-use command::Command;
+use crate::engine::{Engine, EngineError, Player};
+use crate::lines::{self, Input};
+use command::{Command, UciError};
+
+/// How the session speaks: UCI (the default) or UGI (after `ugi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    Uci,
+    Ugi,
+}
+
+/// Bytes of commands that may wait behind a running job; past this a command is
+/// refused with an error line.
+const BACKLOG_BYTES: usize = 64 << 20;
+/// How often the loop looks whether a running job has finished.
+const POLL: Duration = Duration::from_millis(1);
+/// At the end of input, how long a search with a limit of its own may still run.
+const GRACE: Duration = Duration::from_millis(900);
 
 /// Where protocol lines go (stdout, or a buffer in tests), shared by the command loop
 /// and the search thread so their lines never interleave.
@@ -40,219 +60,242 @@ impl Output {
     }
 }
 
-fn score_text(score: Score) -> String {
-    match score {
-        Score::Centipawns(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
+/// Runs the protocol on stdin/stdout until `quit` or the end of input; `Err` if the
+/// engine cannot start.
+pub(crate) fn run(player: Player) -> Result<(), EngineError> {
+    let mut session = Session::new(player, Output::new(std::io::stdout()))?;
+    session.serve(&lines::spawn_reader(std::io::stdin()));
+    Ok(())
+}
+
+/// One protocol session: the engine, where answers go, and the commands waiting.
+struct Session {
+    engine: Engine,
+    out: Output,
+    dialect: Dialect,
+    backlog: VecDeque<String>,
+    backlog_bytes: usize,
+    /// A `quit` waits in the backlog: a second one ends the session at once.
+    quit_waits: bool,
+}
+
+/// What the loop does after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    fn new(player: Player, out: Output) -> Result<Session, EngineError> {
+        Ok(Session {
+            engine: Engine::new(player)?,
+            out,
+            dialect: Dialect::Uci,
+            backlog: VecDeque::new(),
+            backlog_bytes: 0,
+            quit_waits: false,
+        })
     }
-}
 
-fn format_info(info: &Info<AnyMove>) -> String {
-    let score = score_text(info.score);
-    let bound = match info.bound {
-        Some(Bound::Lower) => " lowerbound",
-        Some(Bound::Upper) => " upperbound",
-        _ => "",
-    };
-    let pv: Vec<String> = info.pv.iter().map(AnyMove::to_string).collect();
-    format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time.as_millis(),
-        pv.join(" ")
-    )
-}
-
-fn format_bestmove(result: &SearchResult<AnyMove>) -> String {
-    match (result.best, result.ponder) {
-        (None, _) => format!(
-            "info depth 0 score {}\nbestmove (none)",
-            score_text(Score::from_internal(result.score))
-        ),
-        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-        (Some(b), None) => format!("bestmove {b}"),
-    }
-}
-
-/// The answer to `uci`: identity, every option of the table with its default, `uciok`.
-fn uci_text(player: Player) -> String {
-    let mut lines = vec![
-        format!("id name {} {}", player.name(), env!("CARGO_PKG_VERSION")),
-        "id author the breakthrough developers".to_string(),
-    ];
-    lines.extend(OPTIONS.iter().map(|o| o.uci_line()));
-    lines.push("uciok".to_string());
-    lines.join("\n")
-}
-
-fn eval_text(engine: &Engine) -> Result<String, crate::engine::EngineError> {
-    let pos = engine.position()?;
-    let mut out = format!("{:<18} {:>7} {:>7}\n", "term", "count", "score");
-    for term in pos.eval_terms() {
-        out.push_str(&format!(
-            "{:<18} {:>7} {:>7}\n",
-            term.name, term.count, term.score
-        ));
-    }
-    let total = pos.evaluate();
-    let white_view = if pos.side_to_move() == Color::White {
-        total
-    } else {
-        -total
-    };
-    out.push_str(&format!(
-        "(counts are ours minus theirs, from the side to move's view)\nFinal evaluation: {total:+} (side to move), {white_view:+} (white side)"
-    ));
-    Ok(out)
-}
-
-fn board_text(engine: &Engine) -> Result<String, crate::engine::EngineError> {
-    let pos = engine.position()?;
-    let moves: Vec<String> = pos.legal_moves().iter().map(AnyMove::to_string).collect();
-    Ok(format!(
-        "{}\nVariant: {}\nFen: {}\nKey: {:016X}\nSide to move: {}\nLegal moves: {}",
-        pos.diagram(),
-        pos.variant(),
-        pos.to_fen(),
-        pos.hash(),
-        pos.side_to_move(),
-        if moves.is_empty() {
-            "(none)".to_string()
-        } else {
-            moves.join(" ")
+    /// Serves `input` until `quit` or its end.
+    fn serve(&mut self, input: &Receiver<Input>) {
+        loop {
+            if self.run_backlog() == Flow::Quit {
+                return self.engine.stop();
+            }
+            let received = if self.engine.busy() {
+                input.recv_timeout(POLL)
+            } else {
+                input.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            };
+            let flow = match received {
+                Ok(Input::Line(line)) => self.receive(line),
+                Ok(Input::TooLong(bytes)) => {
+                    self.out
+                        .error(format_args!("a line of {bytes} bytes is too long: skipped"));
+                    Flow::Continue
+                }
+                Err(RecvTimeoutError::Timeout) => Flow::Continue,
+                Err(RecvTimeoutError::Disconnected) => return self.finish(),
+            };
+            if flow == Flow::Quit {
+                return self.engine.stop();
+            }
         }
-    ))
-}
-
-fn perft_text(engine: &Engine, depth: u32) -> Result<String, crate::engine::EngineError> {
-    let pos = engine.position()?;
-    let mut per_move = pos.perft_divide(depth);
-    per_move.sort_by_key(|(m, _)| m.to_string());
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        per_move.iter().map(|(_, n)| n).sum()
-    };
-    let mut out = String::new();
-    for (m, n) in &per_move {
-        out.push_str(&format!("{m}: {n}\n"));
     }
-    out.push_str(&format!("\nNodes searched: {total}"));
-    Ok(out)
-}
 
-/// Runs the protocol until `quit` or the end of input; `Err` if the engine cannot start.
-pub(crate) fn run(player: Player) -> Result<(), crate::engine::EngineError> {
-    let out = Output::new(std::io::stdout());
-    let mut engine = Engine::new(player)?;
-    let input = crate::lines::spawn_reader(std::io::stdin());
-    loop {
-        match input.recv() {
-            Ok(line) => {
-                if !handle_line(&mut engine, &out, &line) {
-                    engine.stop();
-                    return Ok(());
+    /// Runs the commands that waited, as long as no job that ends by itself runs.
+    fn run_backlog(&mut self) -> Flow {
+        while !self.engine.finishing() {
+            let Some(line) = self.backlog.pop_front() else {
+                break;
+            };
+            self.backlog_bytes -= line.len();
+            if self.execute(&line) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// A line as it arrives: acted on now, or put in the backlog behind a running job
+    /// or behind commands already waiting.
+    fn receive(&mut self, line: String) -> Flow {
+        let word = line.split_whitespace().next().unwrap_or("");
+        let now = match word {
+            "stop" | "ponderhit" => true,
+            "quit" => self.backlog.is_empty() || self.quit_waits,
+            "isready" => self.backlog.is_empty(),
+            _ => self.backlog.is_empty() && !self.engine.finishing(),
+        };
+        self.quit_waits |= word == "quit" && !now;
+        if now {
+            return self.execute(&line);
+        }
+        if self.backlog_bytes + line.len() > BACKLOG_BYTES {
+            let head: String = line.chars().take(80).collect();
+            self.out.error(format_args!(
+                "{} commands already wait for the running job: '{head}' refused",
+                self.backlog.len()
+            ));
+        } else {
+            self.backlog_bytes += line.len();
+            self.backlog.push_back(line);
+        }
+        Flow::Continue
+    }
+
+    /// End of input: the commands already read still run in order; then the last job
+    /// gets at most [`GRACE`] more, and a search that waits for `stop` is stopped at once.
+    fn finish(&mut self) {
+        while let Some(line) = self.backlog.pop_front() {
+            self.backlog_bytes -= line.len();
+            self.engine.settle();
+            if self.execute(&line) == Flow::Quit {
+                return self.engine.stop();
+            }
+        }
+        self.engine.settle_within(Some(GRACE));
+    }
+
+    /// Carries out one line.
+    fn execute(&mut self, line: &str) -> Flow {
+        log::debug!("< {line}");
+        match Command::parse(line) {
+            Ok(Some(command)) => self.command(command),
+            Ok(None) => Flow::Continue,
+            Err(e) => {
+                self.refuse(e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn command(&mut self, command: Command) -> Flow {
+        let (engine, out) = (&mut self.engine, &self.out);
+        let report = |r: Result<String, EngineError>| match r {
+            Ok(text) => out.lines(&text),
+            Err(e) => out.error(e),
+        };
+        match command {
+            Command::Uci | Command::Ugi => {
+                self.dialect = match command {
+                    Command::Ugi => Dialect::Ugi,
+                    _ => Dialect::Uci,
+                };
+                out.lines(&answer::handshake(engine.player(), self.dialect));
+            }
+            Command::IsReady => out.lines("readyok"),
+            Command::Quit => return Flow::Quit,
+            Command::Stop => engine.stop(),
+            Command::PonderHit => engine.ponderhit(),
+            Command::NewGame => engine.new_game(),
+            Command::SetOption { name, value } => {
+                if let Err(e) = engine.set_option(&name, value.as_deref()) {
+                    out.error(e);
                 }
             }
-            // End of input: a search with a limit of its own may finish within the
-            // second the process has left; an infinite one is stopped at once.
-            Err(_) => {
-                engine.settle_within(Some(std::time::Duration::from_millis(900)));
-                return Ok(());
+            Command::Position { start, moves } => {
+                // A refused position leaves none: `go` answers that until a valid one.
+                if let Err(e) = engine.set_position(&start, &moves) {
+                    out.error(format_args!("position refused: {e}"));
+                }
             }
+            Command::Go(request) => {
+                let (info_out, done_out, dialect) = (out.clone(), out.clone(), self.dialect);
+                let started = engine.go(
+                    &request,
+                    Box::new(move |info| info_out.lines(&answer::info(info))),
+                    Box::new(move |result| done_out.lines(&answer::bestmove(&result, dialect))),
+                );
+                if let Err(e) = started {
+                    out.error(e);
+                    out.lines("bestmove (none)");
+                }
+            }
+            Command::Perft(depth) => {
+                let done_out = out.clone();
+                let started = engine.perft(
+                    depth,
+                    Box::new(move |counts| match counts {
+                        Some(counts) => done_out.lines(&answer::perft(depth, counts)),
+                        None => done_out.lines("info string perft stopped"),
+                    }),
+                );
+                if let Err(e) = started {
+                    out.error(e);
+                }
+            }
+            Command::Bench(depth) => {
+                let done_out = out.clone();
+                let started = engine.bench(
+                    depth,
+                    Box::new(move |report| match report {
+                        Some(Ok(report)) => done_out.lines(&report.summary_line()),
+                        Some(Err(e)) => done_out.error(e),
+                        None => done_out.lines("info string bench stopped"),
+                    }),
+                );
+                if let Err(e) = started {
+                    out.error(e);
+                }
+            }
+            Command::Board => {
+                engine.settle();
+                report(answer::board(engine))
+            }
+            Command::Eval => {
+                engine.settle();
+                report(answer::eval(engine))
+            }
+            Command::Query(query) => {
+                engine.settle();
+                report(answer::query(engine, query))
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Answers a line that could not be read: one error line, and whatever the command
+    /// owes (a `position` leaves no position; a `go` still gets its `bestmove`).
+    fn refuse(&mut self, error: UciError) {
+        match error {
+            UciError::Position(e) => {
+                self.engine.refuse_position(e.clone());
+                self.out.error(format_args!("position refused: {e}"));
+            }
+            UciError::Go(e) => {
+                self.engine.settle();
+                self.out.error(e);
+                self.out.lines("bestmove (none)");
+            }
+            e => self.out.error(e),
         }
     }
 }
 
-/// Handles one line; false means quit.
-fn handle_line(engine: &mut Engine, out: &Output, line: &str) -> bool {
-    log::debug!("< {line}");
-    let command = match Command::parse(line) {
-        Ok(Some(command)) => command,
-        Ok(None) => return true,
-        Err(e) => {
-            refuse(engine, out, e);
-            return true;
-        }
-    };
-    let report = |r: Result<String, crate::engine::EngineError>| match r {
-        Ok(text) => out.lines(&text),
-        Err(e) => out.error(e),
-    };
-    match command {
-        Command::Uci => out.lines(&uci_text(engine.player())),
-        Command::IsReady => out.lines("readyok"),
-        Command::Quit => return false,
-        Command::Stop => engine.stop(),
-        Command::PonderHit => engine.ponderhit(),
-        Command::NewGame => engine.new_game(),
-        Command::SetOption { name, value } => {
-            if let Err(e) = engine.set_option(&name, value.as_deref()) {
-                out.error(e);
-            }
-        }
-        Command::Position { start, moves } => {
-            // A refused position leaves none: `go` answers that until a valid one arrives.
-            if let Err(e) = engine.set_position(&start, &moves) {
-                out.error(format_args!("position refused: {e}"));
-            }
-        }
-        Command::Go(request) => {
-            let (info_out, done_out) = (out.clone(), out.clone());
-            let started = engine.go(
-                &request,
-                Box::new(move |info| info_out.lines(&format_info(info))),
-                Box::new(move |result| done_out.lines(&format_bestmove(&result))),
-            );
-            if let Err(e) = started {
-                out.error(e);
-                out.lines("bestmove (none)");
-            }
-        }
-        Command::Perft(depth) => {
-            engine.settle();
-            report(perft_text(engine, depth))
-        }
-        Command::Board => {
-            engine.settle();
-            report(board_text(engine))
-        }
-        Command::Eval => {
-            engine.settle();
-            report(eval_text(engine))
-        }
-        Command::Bench(depth) => {
-            engine.settle();
-            match bench::run(depth) {
-                Ok(report) => out.lines(&report.summary_line()),
-                Err(e) => out.error(e),
-            }
-        }
-    }
-    true
-}
-
-/// Answers a line that could not be read: one error line, and whatever the command
-/// owes (a `position` leaves no position; a `go` still gets its `bestmove`).
-fn refuse(engine: &mut Engine, out: &Output, error: command::UciError) {
-    match error {
-        command::UciError::Position(e) => {
-            engine.refuse_position(e.clone());
-            out.error(format_args!("position refused: {e}"));
-        }
-        command::UciError::Go(e) => {
-            engine.settle();
-            out.error(e);
-            out.lines("bestmove (none)");
-        }
-        e => out.error(e),
-    }
-}
-
+#[cfg(test)]
+mod fuzz;
 #[cfg(test)]
 mod tests;

@@ -4,10 +4,11 @@
 use std::sync::{Arc, Mutex};
 
 use super::*;
+use crate::engine::OPTIONS;
 
 /// A buffer the protocol writes into.
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
+pub(super) struct Captured(Arc<Mutex<Vec<u8>>>);
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -20,18 +21,24 @@ impl Write for Captured {
     }
 }
 
-/// Feeds `lines` to a fresh engine, lets the last search finish, and returns every
-/// line written.
+impl Captured {
+    pub(super) fn lines(&self) -> Vec<String> {
+        let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+}
+
+/// Feeds `lines` to a fresh session as its whole input and returns every line written.
 fn session(player: Player, lines: &[&str]) -> Vec<String> {
     let captured = Captured::default();
-    let out = Output::new(captured.clone());
-    let mut engine = Engine::new(player).unwrap();
+    let mut session = Session::new(player, Output::new(captured.clone())).unwrap();
+    let (tx, rx) = std::sync::mpsc::sync_channel(lines.len() + 1);
     for line in lines {
-        assert!(handle_line(&mut engine, &out, line), "{line} quit");
+        tx.send(Input::Line(line.to_string())).unwrap();
     }
-    engine.settle();
-    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(str::to_string).collect()
+    drop(tx);
+    session.serve(&rx);
+    captured.lines()
 }
 
 /// `uci` lists exactly the table's options with their declared defaults, whatever

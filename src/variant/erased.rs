@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::MoveError;
 use crate::rulesets::{Color, Outcome, RuleSet};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Info, SearchLimits, SearchResult, Searcher};
+use crate::search::{Control, Info, SearchLimits, SearchResult, Searcher, mate};
 
 /// One row of the `eval` command's table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,7 +35,9 @@ pub(super) trait DynPosition: Send + Sync {
     fn play(&mut self, code: u16);
     fn outcome(&self) -> Option<Outcome>;
     fn perft(&self, depth: u32) -> u64;
-    fn perft_divide(&self, depth: u32) -> Vec<(u16, u64)>;
+    /// Leaves below each legal move at `depth`, on the current rayon pool; counts are
+    /// meaningless once `stop` says so.
+    fn perft_divide(&self, depth: u32, stop: &(dyn Fn() -> bool + Sync)) -> Vec<(u16, u64)>;
     fn evaluate(&self) -> i32;
     fn eval_terms(&self) -> Vec<EvalTerm>;
     fn features(&self) -> Vec<i32>;
@@ -112,31 +114,13 @@ impl<P: RuleSet> DynPosition for P {
         RuleSet::perft(self, depth)
     }
 
-    /// On the current rayon pool: the root moves and their replies are split into tasks,
-    /// so two threads stay busy even when root subtrees differ in size.
-    fn perft_divide(&self, depth: u32) -> Vec<(u16, u64)> {
+    fn perft_divide(&self, depth: u32, stop: &(dyn Fn() -> bool + Sync)) -> Vec<(u16, u64)> {
         if depth == 0 {
             return Vec::new();
         }
-        let child = |pos: &P, m: P::Move| {
-            let mut next = *pos;
-            next.play(m);
-            next
-        };
         self.moves()
             .par_iter()
-            .map(|&m| {
-                let next = child(self, m);
-                let count = if depth <= 3 {
-                    next.perft(depth - 1)
-                } else {
-                    next.moves()
-                        .par_iter()
-                        .map(|&r| child(&next, r).perft(depth - 2))
-                        .sum()
-                };
-                (P::encode(m), count)
-            })
+            .map(|&m| (P::encode(m), split_perft(&child(self, m), depth - 1, stop)))
             .collect()
     }
 
@@ -183,17 +167,15 @@ impl<P: RuleSet> DynPosition for P {
     ) -> SearchResult<u16> {
         let limits = limits.map_moves(|&code| P::decode(code));
         let report = |info: &Info<P::Move>| on_info(&info.map_moves(P::encode));
-        Searcher::new(
-            *self,
-            &limits,
-            setup.control,
-            setup.tt,
-            setup.threads,
-            &report,
-        )
-        .with_game_history(setup.earlier)
-        .run()
-        .map_moves(P::encode)
+        let (control, tt, threads) = (setup.control, setup.tt, setup.threads);
+        let result = if limits.mate.is_some() {
+            mate::search(*self, &limits, control, tt, threads, setup.earlier, &report)
+        } else {
+            Searcher::new(*self, &limits, control, tt, threads, &report)
+                .with_game_history(setup.earlier)
+                .run()
+        };
+        result.map_moves(P::encode)
     }
 }
 
@@ -204,4 +186,28 @@ pub(crate) struct SearchSetup<'a> {
     pub(crate) threads: usize,
     /// Hashes of the game's positions before the root, oldest first.
     pub(crate) earlier: &'a [u64],
+}
+
+fn child<P: RuleSet>(pos: &P, m: P::Move) -> P {
+    let mut next = *pos;
+    next.play(m);
+    next
+}
+
+/// Plies below which perft runs sequentially: such a task takes well under a second.
+const SEQUENTIAL_PLIES: u32 = 6;
+
+/// Perft of `pos` at `depth` split into tasks on the current rayon pool, so the threads
+/// stay busy even when subtrees differ in size; each task first asks `stop`.
+fn split_perft<P: RuleSet>(pos: &P, depth: u32, stop: &(dyn Fn() -> bool + Sync)) -> u64 {
+    if stop() {
+        return 0;
+    }
+    if depth <= SEQUENTIAL_PLIES {
+        return pos.perft(depth);
+    }
+    pos.moves()
+        .par_iter()
+        .map(|&m| split_perft(&child(pos, m), depth - 1, stop))
+        .sum()
 }

@@ -329,9 +329,14 @@ impl AnyPosition {
         self.inner.perft(depth)
     }
 
-    /// Leaves below each legal move at `depth`, on the current rayon pool.
-    pub(crate) fn perft_divide(&self, depth: u32) -> Vec<(AnyMove, u64)> {
-        let counts = self.inner.perft_divide(depth);
+    /// Leaves below each legal move at `depth`, on the current rayon pool, until `stop`
+    /// says to give up (the counts are then meaningless).
+    pub(crate) fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<(AnyMove, u64)> {
+        let counts = self.inner.perft_divide(depth, stop);
         counts.into_iter().map(|(c, n)| (self.wrap(c), n)).collect()
     }
 
@@ -523,7 +528,7 @@ mod tests {
         for v in Variant::all() {
             let pos = AnyPosition::startpos(v);
             for depth in 1..=4 {
-                let divided = pos.perft_divide(depth);
+                let divided = pos.perft_divide(depth, &|| false);
                 assert_eq!(divided.len(), pos.legal_moves().len(), "{v}");
                 let total: u64 = divided.iter().map(|d| d.1).sum();
                 assert_eq!(total, pos.perft(depth), "{v} depth {depth}");

@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top-level modules, bottom up: a module may use only modules of a lower rank.
-const LAYERS: [(&str, u8); 13] = [
+const LAYERS: [(&str, u8); 15] = [
     ("rng", 0),
     ("lines", 0),
+    ("progress", 0),
     ("rulesets", 1),
     ("search", 2),
     ("variant", 3),
@@ -18,6 +19,7 @@ const LAYERS: [(&str, u8); 13] = [
     ("tune", 5),
     ("engine", 5),
     ("tourney", 5),
+    ("analyze", 5),
     ("uci", 6),
     ("cli", 7),
 ];

@@ -10,7 +10,7 @@ use crate::engine::Player;
 use crate::rng::Rng;
 use crate::tourney::{self, EngineSpec, MatchConfig, MatchError, Opening, RefereeConfig, Sprt};
 use crate::variant::{AnyPosition, Variant};
-use crate::{bench, tune, uci};
+use crate::{analyze, bench, progress, tune, uci};
 
 #[derive(Parser)]
 #[command(
@@ -67,12 +67,71 @@ enum Command {
     },
     /// A one-ply greedy player over UCI (a sparring partner for matches).
     Greedy,
+    /// Analyse positions (one per line: FEN, FEN moves ..., startpos moves ..., EPD):
+    /// one JSON object per line on stdout, in input order.
+    Analyze(AnalyzeArgs),
     /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
     Bench {
         /// Depth in plies.
         #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
     },
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// Rule set of the positions.
+    #[arg(long, default_value = "breakthrough")]
+    variant: Variant,
+    /// Depth in plies (without any limit: depth 8).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=127))]
+    depth: Option<u32>,
+    /// Nodes per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Milliseconds per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: Option<u64>,
+    /// Prove whether the side to move wins within N moves (exhaustive, as go mate N).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    mate: Option<u32>,
+    /// Best lines reported per position (a `lines` list).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    multipv: u32,
+    /// Hash table per search, in MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    hash: u64,
+    /// Threads per search.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Positions analysed at once, each with its own search.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: u32,
+    /// Files of positions; none, or `-`, reads stdin.
+    files: Vec<String>,
+}
+
+fn run_analyze(args: AnalyzeArgs) -> ExitCode {
+    let settings = analyze::Settings {
+        variant: args.variant,
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(Duration::from_millis),
+        mate: args.mate,
+        multipv: args.multipv as usize,
+        hash_mb: args.hash as usize,
+        threads: args.threads as usize,
+        jobs: args.jobs as usize,
+    };
+    let stdout = std::io::stdout();
+    match analyze::run(&settings, &args.files, &mut stdout.lock()) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(failed) => {
+            eprintln!("{failed} lines could not be analysed (see their \"error\")");
+            ExitCode::FAILURE
+        }
+        Err(e) => fail(e),
+    }
 }
 
 #[derive(clap::Args)]
@@ -240,7 +299,16 @@ fn run_perft(
         Err(e) => return fail(format_args!("cannot start {threads} threads: {e}")),
     };
     let start = Instant::now();
-    let mut per_move = pool.install(|| pos.perft_divide(depth, &|| false));
+    // Deep counts take seconds to hours: a bar over the root moves on a terminal.
+    let bar = match depth {
+        0..=6 => progress::ProgressBar::hidden(),
+        _ => progress::bar(
+            pos.legal_moves().len() as u64,
+            "{bar:40} {pos}/{len} root moves, {elapsed} spent, {eta} left",
+        ),
+    };
+    let mut per_move = pool.install(|| pos.perft_divide(depth, &|| false, &|| bar.inc(1)));
+    bar.finish_and_clear();
     let total: u64 = if depth == 0 {
         1
     } else {
@@ -304,6 +372,7 @@ pub fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },
+        Some(Command::Analyze(args)) => run_analyze(args),
         Some(Command::Greedy) => match uci::run(Player::Greedy) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),

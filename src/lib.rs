@@ -5,7 +5,8 @@
 //! `rng`; the rules of each rule set (`rulesets::*::rules`); each rule set's evaluation
 //! and its `RuleSet` implementation (`rulesets`); `search`; the registry of rule sets
 //! (`variant`) and `pgn`; then `engine` (the facade and its options), `greedy`, `bench`,
-//! `tune`, `tourney` (the match runner), the protocol (`uci`), and the command line (`cli`).
+//! `tune`, `tourney` (the match runner), `analyze`, the protocol (`uci`), and the command
+//! line (`cli`).
 //!
 //! The public API is the rules (`rulesets`), the registry's uniform view of them
 //! (`variant`), PGN reading (`pgn`), the random number generator (`rng`) and the
@@ -17,10 +18,12 @@ pub mod rng;
 pub mod rulesets;
 pub mod variant;
 
+mod analyze;
 mod bench;
 mod engine;
 mod greedy;
 mod lines;
+mod progress;
 mod search;
 mod tourney;
 mod tune;

@@ -307,7 +307,8 @@ impl Engine {
         let pool = self.pool.clone();
         let control = Arc::new(Control::new(None, None, None, false));
         self.spawn("perft", control, move |control| {
-            let counts = pool.install(|| root.perft_divide(depth, &|| control.is_stopped()));
+            let counts =
+                pool.install(|| root.perft_divide(depth, &|| control.is_stopped(), &|| {}));
             done((!control.is_stopped()).then_some(counts));
         })
     }

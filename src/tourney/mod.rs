@@ -12,15 +12,15 @@ mod stats;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 
-use crate::pgn;
 use crate::rulesets::Color;
 use crate::variant::Variant;
+use crate::{pgn, progress};
 
 pub(crate) use openings::{Opening, OpeningError};
 pub(crate) use referee::RefereeConfig;
@@ -205,18 +205,28 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
         games: Vec::new(),
         sprt: None,
     };
+    // On a terminal a bar shows the games and the score; the per-game lines go to stdout
+    // when it is not one (a log), as they always do when stderr is not a terminal.
+    let bar = progress::bar(total as u64, "{bar:30} {pos}/{len} games  {msg}");
+    let game_lines = bar.is_hidden() || !std::io::stdout().is_terminal();
     for (done, (job, record)) in results.iter().enumerate() {
         summary.count(&record);
-        println!(
-            "Finished game {} of {total} ({} vs {}): {} {{{}}}, {} plies; {}",
-            job.round,
-            names[job.white],
-            names[job.black],
-            record.result_text(),
-            record.reason_text(),
-            record.opening.moves.len() + record.moves.len(),
-            summary.standing(done + 1)
-        );
+        if game_lines {
+            bar.suspend(|| {
+                println!(
+                    "Finished game {} of {total} ({} vs {}): {} {{{}}}, {} plies; {}",
+                    job.round,
+                    names[job.white],
+                    names[job.black],
+                    record.result_text(),
+                    record.reason_text(),
+                    record.opening.moves.len() + record.moves.len(),
+                    summary.standing(done + 1)
+                )
+            });
+        }
+        bar.inc(1);
+        bar.set_message(summary.score_and_elo());
         if let (Some(file), Some(path)) = (pgn_file.as_mut(), &cfg.pgn) {
             let text = pgn_text(&record, &cfg, &names, job, &date);
             file.write_all(text.as_bytes())
@@ -237,13 +247,16 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
             };
             summary.sprt = Some((sprt, llr, verdict));
             if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
-                println!(
-                    "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
-                    done + 1
-                );
+                bar.suspend(|| {
+                    println!(
+                        "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
+                        done + 1
+                    )
+                });
             }
         }
     }
+    bar.finish_and_clear();
     for w in workers {
         let _ = w.join();
     }
@@ -365,6 +378,35 @@ impl MatchSummary {
                 .search
                 .add(&record.stats[color.index()]);
         }
+    }
+
+    /// The progress bar's message: the first engine's score and Elo so far in a match of
+    /// two; the leader's in a round robin.
+    fn score_and_elo(&self) -> String {
+        let Some(t) = self
+            .tallies
+            .iter()
+            .max_by(|a, b| a.wdl.score().total_cmp(&b.wdl.score()))
+        else {
+            return String::new();
+        };
+        let t = if self.tallies.len() == 2 {
+            &self.tallies[0]
+        } else {
+            t
+        };
+        let (elo, lo, hi) = t.wdl.elo();
+        format!(
+            "{}: {} - {} - {} ({:.1}%), Elo {} [{}, {}]",
+            t.name,
+            t.wdl.wins,
+            t.wdl.losses,
+            t.wdl.draws,
+            100.0 * t.wdl.score(),
+            fmt_elo(elo),
+            fmt_elo(lo),
+            fmt_elo(hi)
+        )
     }
 
     /// The end of a progress line: the score so far in a match of two, else the count.

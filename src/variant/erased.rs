@@ -35,9 +35,15 @@ pub(super) trait DynPosition: Send + Sync {
     fn play(&mut self, code: u16);
     fn outcome(&self) -> Option<Outcome>;
     fn perft(&self, depth: u32) -> u64;
-    /// Leaves below each legal move at `depth`, on the current rayon pool; counts are
-    /// meaningless once `stop` says so.
-    fn perft_divide(&self, depth: u32, stop: &(dyn Fn() -> bool + Sync)) -> Vec<(u16, u64)>;
+    /// Leaves below each legal move at `depth`, on the current rayon pool, calling
+    /// `counted` as each root move's count is done; counts are meaningless once `stop`
+    /// says so.
+    fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &(dyn Fn() -> bool + Sync),
+        counted: &(dyn Fn() + Sync),
+    ) -> Vec<(u16, u64)>;
     fn evaluate(&self) -> i32;
     fn eval_terms(&self) -> Vec<EvalTerm>;
     fn features(&self) -> Vec<i32>;
@@ -114,13 +120,22 @@ impl<P: RuleSet> DynPosition for P {
         RuleSet::perft(self, depth)
     }
 
-    fn perft_divide(&self, depth: u32, stop: &(dyn Fn() -> bool + Sync)) -> Vec<(u16, u64)> {
+    fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &(dyn Fn() -> bool + Sync),
+        counted: &(dyn Fn() + Sync),
+    ) -> Vec<(u16, u64)> {
         if depth == 0 {
             return Vec::new();
         }
         self.moves()
             .par_iter()
-            .map(|&m| (P::encode(m), split_perft(&child(self, m), depth - 1, stop)))
+            .map(|&m| {
+                let count = split_perft(&child(self, m), depth - 1, stop);
+                counted();
+                (P::encode(m), count)
+            })
             .collect()
     }
 

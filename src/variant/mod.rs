@@ -329,14 +329,16 @@ impl AnyPosition {
         self.inner.perft(depth)
     }
 
-    /// Leaves below each legal move at `depth`, on the current rayon pool, until `stop`
-    /// says to give up (the counts are then meaningless).
+    /// Leaves below each legal move at `depth`, on the current rayon pool, calling
+    /// `counted` as each root move's count is done, until `stop` says to give up (the
+    /// counts are then meaningless).
     pub(crate) fn perft_divide(
         &self,
         depth: u32,
         stop: &(dyn Fn() -> bool + Sync),
+        counted: &(dyn Fn() + Sync),
     ) -> Vec<(AnyMove, u64)> {
-        let counts = self.inner.perft_divide(depth, stop);
+        let counts = self.inner.perft_divide(depth, stop, counted);
         counts.into_iter().map(|(c, n)| (self.wrap(c), n)).collect()
     }
 
@@ -528,7 +530,7 @@ mod tests {
         for v in Variant::all() {
             let pos = AnyPosition::startpos(v);
             for depth in 1..=4 {
-                let divided = pos.perft_divide(depth, &|| false);
+                let divided = pos.perft_divide(depth, &|| false, &|| {});
                 assert_eq!(divided.len(), pos.legal_moves().len(), "{v}");
                 let total: u64 = divided.iter().map(|d| d.1).sum();
                 assert_eq!(total, pos.perft(depth), "{v} depth {depth}");

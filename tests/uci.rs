@@ -678,3 +678,44 @@ fn huge_and_broken_lines_get_one_error_line() {
     assert!(lines[2].starts_with("info string error: go: unknown parameter"));
     assert_eq!(&lines[3..], ["bestmove (none)", "readyok"]);
 }
+
+/// Ten thousand commands pasted at once: every one answered, in order.
+#[test]
+fn ten_thousand_commands_at_once() {
+    let mut script = String::new();
+    for i in 0..2_500 {
+        let first = ["a2a3", "b2b3", "c2c3", "d2d3"][i % 4];
+        script.push_str(&format!(
+            "position startpos moves {first}\ngo depth 1\nisready\nd\n"
+        ));
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("bestmove") || *l == "readyok" || l.starts_with("Fen: "))
+        .collect();
+    assert_eq!(answers.len(), 7_500);
+    let start = breakthrough::variant::AnyPosition::startpos(Default::default());
+    for (i, three) in answers.chunks(3).enumerate() {
+        // `isready` is answered at once, so its `readyok` may come before the search's
+        // `bestmove`; `d` waits for the search.
+        let mut first_two = [three[0], three[1]];
+        first_two.sort();
+        assert!(
+            first_two[0].starts_with("bestmove ") && first_two[1] == "readyok",
+            "{i}"
+        );
+        let first = ["a2a3", "b2b3", "c2c3", "d2d3"][i % 4];
+        let fen = start.child(start.parse_move(first).unwrap()).to_fen();
+        assert_eq!(three[2], format!("Fen: {fen}"), "{i}");
+    }
+}

@@ -16,7 +16,8 @@ use crate::progress;
 use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Control, Info, NoMate, Score, SearchLimits};
 use crate::variant::{
-    AnyMove, AnyPosition, FenError, History, PositionError, SearchSetup, Variant,
+    AnyMove, AnyPosition, Evaluation, FenError, History, Mismatch, PositionError, SearchSetup,
+    Variant,
 };
 
 /// What to search and how.
@@ -31,6 +32,7 @@ pub(crate) struct Settings {
     pub(crate) hash_mb: usize,
     pub(crate) threads: usize,
     pub(crate) jobs: usize,
+    pub(crate) evaluation: Evaluation,
 }
 
 /// Depth searched when no limit is given.
@@ -60,6 +62,8 @@ enum LineError {
     Position(#[from] PositionError),
     #[error("bad FEN: {0}")]
     Fen(#[from] FenError),
+    #[error(transparent)]
+    Network(#[from] Mismatch),
 }
 
 /// One input line, read: the position's start, the moves after it, the EPD operations.
@@ -150,7 +154,8 @@ impl Worker {
 
     fn search(&self, settings: &Settings, task: &Task) -> Result<Value, LineError> {
         let game = task.history(settings.variant)?;
-        let root = game.position();
+        let mut root = game.position().clone();
+        root.use_evaluation(settings.evaluation)?;
         let mut object = json!({
             "fen": root.to_fen(),
             "variant": settings.variant.name(),

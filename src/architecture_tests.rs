@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top-level modules, bottom up: a module may use only modules of a lower rank.
-const LAYERS: [(&str, u8); 15] = [
+const LAYERS: [(&str, u8); 18] = [
     ("rng", 0),
     ("lines", 0),
     ("progress", 0),
@@ -16,10 +16,13 @@ const LAYERS: [(&str, u8); 15] = [
     ("pgn", 4),
     ("greedy", 4),
     ("bench", 4),
+    ("datafile", 4),
     ("tune", 5),
     ("engine", 5),
     ("tourney", 5),
     ("analyze", 5),
+    ("datagen", 5),
+    ("train", 6),
     ("uci", 6),
     ("cli", 7),
 ];

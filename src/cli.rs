@@ -1,6 +1,7 @@
 //! The command line: the UCI engine by default, tools as subcommands. Arguments are
 //! read by clap; each subcommand is a few lines that call the module doing the work.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -9,8 +10,8 @@ use clap::{Parser, Subcommand};
 use crate::engine::Player;
 use crate::rng::Rng;
 use crate::tourney::{self, EngineSpec, MatchConfig, MatchError, Opening, RefereeConfig, Sprt};
-use crate::variant::{AnyPosition, Variant};
-use crate::{analyze, bench, progress, tune, uci};
+use crate::variant::{AnyPosition, Evaluation, Variant};
+use crate::{analyze, bench, datagen, progress, train, tune, uci};
 
 #[derive(Parser)]
 #[command(
@@ -67,6 +68,10 @@ enum Command {
     },
     /// A one-ply greedy player over UCI (a sparring partner for matches).
     Greedy,
+    /// Play the engine against itself and write training positions (see engine.md).
+    Datagen(DatagenArgs),
+    /// Train a network on data files and write it (see engine.md).
+    Train(TrainArgs),
     /// Analyse positions (one per line: FEN, FEN moves ..., startpos moves ..., EPD):
     /// one JSON object per line on stdout, in input order.
     Analyze(AnalyzeArgs),
@@ -76,6 +81,168 @@ enum Command {
         #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
     },
+}
+
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Rule set of the games.
+    #[arg(long, default_value = "breakthrough")]
+    variant: Variant,
+    /// Start every game here instead of the variant's start (sets the board size).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Data file to append to (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// Nodes searched per move (without --depth: 5000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Depth searched per move.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Random legal plies before the engine plays.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=200))]
+    random_plies: u32,
+    /// Stop when the file holds this many positions (the same command again completes an
+    /// interrupted run).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    positions: Option<u64>,
+    /// Stop after this many games.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Threads, each playing its own games (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Hash table per thread, in MB.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    hash: u64,
+    /// Evaluate with this network file instead of the built-in one.
+    #[arg(long, conflicts_with = "hand_eval")]
+    net: Option<PathBuf>,
+    /// Evaluate by hand (no network).
+    #[arg(long)]
+    hand_eval: bool,
+}
+
+fn run_datagen(args: DatagenArgs) -> ExitCode {
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |t| t as usize,
+    );
+    let settings = datagen::Settings {
+        variant: args.variant,
+        start: args.fen,
+        out: args.out,
+        nodes: args.nodes.or(args.depth.is_none().then_some(5_000)),
+        depth: args.depth,
+        random_plies: args.random_plies,
+        positions: args.positions,
+        games: args.games,
+        threads,
+        seed: args.seed,
+        hash_mb: args.hash as usize,
+        evaluation: match Evaluation::from_flags(args.net.as_deref(), args.hand_eval) {
+            Ok(e) => e,
+            Err(e) => return fail(e),
+        },
+    };
+    match datagen::run(&settings, Default::default()) {
+        Ok(summary) => {
+            eprintln!("{}", summary.line(summary.seconds));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Data files of one rule set (written by datagen).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Where to write the network (default: nets/VARIANT-HASH.nnue).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16_384, value_parser = clap::value_parser!(u32).range(1..))]
+    batch: u32,
+    /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Share of the target that is the game's result; the rest is the search's score.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Share of the positions held out to validate.
+    #[arg(long, default_value_t = 0.02)]
+    validation: f32,
+    /// Seed of the weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// A note kept in the network file's description (say how the data was made).
+    #[arg(long, default_value = "")]
+    note: String,
+}
+
+/// A `--lr`, `--lambda` or `--validation` outside its range.
+#[derive(Debug, thiserror::Error)]
+#[error("--{0} must be between {1} and {2}")]
+struct RangeError(&'static str, f32, f32);
+
+fn run_train(args: TrainArgs) -> ExitCode {
+    for (name, value, lo, hi) in [
+        ("lr", args.lr, 1e-6, 1.0),
+        ("lambda", args.lambda, 0.0, 1.0),
+        ("validation", args.validation, 0.001, 0.5),
+    ] {
+        if !(lo..=hi).contains(&value) {
+            return fail(RangeError(name, lo, hi));
+        }
+    }
+    let settings = train::Settings {
+        files: args.files,
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
+        learning_rate: args.lr,
+        lambda: args.lambda,
+        validation: args.validation,
+        seed: args.seed,
+        note: args.note,
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        ),
+    };
+    let trained = match train::train(&settings, |line| eprintln!("{line}")) {
+        Ok(trained) => trained,
+        Err(e) => return fail(e),
+    };
+    let net = trained.network;
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("nets/{}-{}.nnue", net.variant(), net.digest())));
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return fail(format_args!("cannot create {}: {e}", dir.display()));
+    }
+    match std::fs::write(&out, net.to_bytes()) {
+        Ok(()) => {
+            // The path alone on stdout, for scripts; the rest is for people.
+            eprintln!("{}", net.about());
+            println!("{}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format_args!("cannot write {}: {e}", out.display())),
+    }
 }
 
 #[derive(clap::Args)]
@@ -107,6 +274,12 @@ struct AnalyzeArgs {
     /// Positions analysed at once, each with its own search.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     jobs: u32,
+    /// Evaluate with this network file instead of the built-in one.
+    #[arg(long, conflicts_with = "hand_eval")]
+    net: Option<PathBuf>,
+    /// Evaluate by hand (no network).
+    #[arg(long)]
+    hand_eval: bool,
     /// Files of positions; none, or `-`, reads stdin.
     files: Vec<String>,
 }
@@ -122,6 +295,10 @@ fn run_analyze(args: AnalyzeArgs) -> ExitCode {
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
         jobs: args.jobs as usize,
+        evaluation: match Evaluation::from_flags(args.net.as_deref(), args.hand_eval) {
+            Ok(e) => e,
+            Err(e) => return fail(e),
+        },
     };
     let stdout = std::io::stdout();
     match analyze::run(&settings, &args.files, &mut stdout.lock()) {
@@ -373,6 +550,8 @@ pub fn main() -> ExitCode {
             Err(e) => fail(e),
         },
         Some(Command::Analyze(args)) => run_analyze(args),
+        Some(Command::Datagen(args)) => run_datagen(args),
+        Some(Command::Train(args)) => run_train(args),
         Some(Command::Greedy) => match uci::run(Player::Greedy) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),

@@ -20,12 +20,15 @@ pub mod variant;
 
 mod analyze;
 mod bench;
+mod datafile;
+mod datagen;
 mod engine;
 mod greedy;
 mod lines;
 mod progress;
 mod search;
 mod tourney;
+mod train;
 mod tune;
 mod uci;
 

@@ -9,15 +9,16 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-pub(crate) use options::{OPTIONS, OptionError};
+pub(crate) use options::{BUILT_IN, OPTIONS, OptionError};
 
 use crate::bench::{self, BenchReport};
+use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome};
 use crate::search::time::{Clock, budget};
 use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Control, Info, SearchLimits, SearchResult, WIN};
 use crate::variant::{
-    AnyMove, AnyPosition, History, MoveError, PositionError, SearchSetup, Variant,
+    AnyMove, AnyPosition, Evaluation, History, MoveError, PositionError, SearchSetup, Variant,
 };
 
 /// Who chooses the moves: the search, or the one-ply greedy player (`breakthrough greedy`).
@@ -46,6 +47,10 @@ pub(crate) struct Settings {
     pub(crate) multipv: u64,
     pub(crate) move_overhead_ms: u64,
     pub(crate) ponder: bool,
+    /// `Use NNUE`: false evaluates by hand.
+    pub(crate) use_network: bool,
+    /// `EvalFile`: the network file, or [`BUILT_IN`].
+    pub(crate) eval_file: String,
 }
 
 /// Where a `position` command starts.
@@ -108,6 +113,8 @@ pub(crate) struct Engine {
     game: Result<History, Arc<dyn std::error::Error + Send + Sync>>,
     tt: Arc<TranspositionTable>,
     pool: Arc<rayon::ThreadPool>,
+    /// The network `EvalFile` loaded (`None`: the built-in ones).
+    file_network: Option<&'static Network>,
     job: Option<RunningJob>,
 }
 
@@ -132,10 +139,13 @@ impl Engine {
                 multipv: 0,
                 move_overhead_ms: 0,
                 ponder: false,
+                use_network: false,
+                eval_file: String::new(),
             },
             game: Ok(History::new(AnyPosition::startpos(variant))),
             tt: Arc::new(TranspositionTable::new(0).map_err(OptionError::Hash)?),
             pool: Arc::new(build_pool(1).map_err(OptionError::Threads)?),
+            file_network: None,
             job: None,
         };
         for option in &OPTIONS {
@@ -244,6 +254,37 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// `EvalFile`: loads a network file, or goes back to the built-in networks (empty, or
+    /// [`BUILT_IN`]). A file that cannot be used leaves the evaluation as it was.
+    fn set_eval_file(&mut self, path: &str) -> Result<(), OptionError> {
+        let net = if path.is_empty() || path == BUILT_IN {
+            None
+        } else {
+            Some(crate::variant::load_network(path.as_ref()).map_err(OptionError::EvalFile)?)
+        };
+        self.file_network = net;
+        self.settings.eval_file = if net.is_some() { path } else { BUILT_IN }.to_string();
+        Ok(())
+    }
+
+    /// The evaluation that `Use NNUE` and `EvalFile` choose.
+    pub(crate) fn evaluation(&self) -> Evaluation {
+        match (self.settings.use_network, self.file_network) {
+            (false, _) => Evaluation::Hand,
+            (true, Some(net)) => Evaluation::Network(net),
+            (true, None) => Evaluation::BuiltIn,
+        }
+    }
+
+    /// The current position, evaluated as the search would evaluate it.
+    pub(crate) fn evaluated_position(&self) -> Result<AnyPosition, EngineError> {
+        let mut pos = self.position()?.clone();
+        if let Err(e) = pos.use_evaluation(self.evaluation()) {
+            log::warn!("{e}");
+        }
+        Ok(pos)
+    }
+
     /// Starts a search on a background thread; `done` receives the result exactly once.
     /// A refused request (no valid position, an illegal `searchmoves` move) returns the
     /// reason and does not call `done`.
@@ -258,7 +299,10 @@ impl Engine {
             Ok(game) => game,
             Err(e) => return Err(EngineError::NoPosition(e.clone())),
         };
-        let root = game.position().clone();
+        let mut root = game.position().clone();
+        if let Err(e) = root.use_evaluation(self.evaluation()) {
+            log::warn!("{e}");
+        }
         let mut limits = SearchLimits {
             depth: request.depth,
             nodes: request.nodes,

@@ -28,6 +28,11 @@ pub(crate) enum OptionKind {
     Button {
         press: fn(&mut Engine),
     },
+    /// Free text, such as a file name (`<empty>`, or no value, is the empty text).
+    Text {
+        default: &'static str,
+        set: fn(&mut Engine, &str) -> Result<(), OptionError>,
+    },
 }
 
 pub(crate) struct OptionSpec {
@@ -36,7 +41,7 @@ pub(crate) struct OptionSpec {
 }
 
 /// The options, in the order `uci` lists them.
-pub(crate) static OPTIONS: [OptionSpec; 7] = [
+pub(crate) static OPTIONS: [OptionSpec; 9] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::Spin {
@@ -99,12 +104,29 @@ pub(crate) static OPTIONS: [OptionSpec; 7] = [
         },
     },
     OptionSpec {
+        name: "Use NNUE",
+        kind: OptionKind::Check {
+            default: true,
+            set: |engine, on| engine.settings.use_network = on,
+        },
+    },
+    OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::Text {
+            default: BUILT_IN,
+            set: Engine::set_eval_file,
+        },
+    },
+    OptionSpec {
         name: "Clear Hash",
         kind: OptionKind::Button {
             press: Engine::clear_hash,
         },
     },
 ];
+
+/// `EvalFile`'s value that names the network built into the binary.
+pub(crate) const BUILT_IN: &str = "<built-in>";
 
 /// Why a `setoption` was refused.
 #[derive(Debug, thiserror::Error)]
@@ -134,6 +156,8 @@ pub(crate) enum OptionError {
     Hash(TableError),
     #[error("cannot start the search threads: {0}")]
     Threads(rayon::ThreadPoolBuildError),
+    #[error("option EvalFile: {0}")]
+    EvalFile(crate::variant::LoadError),
 }
 
 /// The option called `name`, ignoring case.
@@ -162,6 +186,9 @@ impl OptionSpec {
                 format!("option name {name} type combo default {}{vars}", default())
             }
             OptionKind::Button { .. } => format!("option name {name} type button"),
+            OptionKind::Text { default, .. } => {
+                format!("option name {name} type string default {default}")
+            }
         }
     }
 
@@ -220,6 +247,10 @@ impl OptionSpec {
                 press(engine);
                 Ok(())
             }
+            OptionKind::Text { set, .. } => {
+                let text = value.map(str::trim).unwrap_or("");
+                set(engine, if text == "<empty>" { "" } else { text })
+            }
         }
     }
 
@@ -236,6 +267,7 @@ impl OptionSpec {
                 Ok(())
             }
             OptionKind::Button { .. } => Ok(()),
+            OptionKind::Text { default, set } => set(engine, default),
         }
     }
 }

@@ -48,6 +48,8 @@ fn every_option_starts_at_its_declared_default() {
             "Move Overhead" => s.move_overhead_ms.to_string(),
             "Ponder" => s.ponder.to_string(),
             "UCI_Variant" => s.variant.name().to_string(),
+            "Use NNUE" => s.use_network.to_string(),
+            "EvalFile" => s.eval_file.clone(),
             "Clear Hash" => continue,
             other => panic!("option {other}: say here which setting it holds"),
         };
@@ -55,6 +57,7 @@ fn every_option_starts_at_its_declared_default() {
             OptionKind::Spin { default, .. } => default.to_string(),
             OptionKind::Check { default, .. } => default.to_string(),
             OptionKind::Combo { default, .. } => default().to_string(),
+            OptionKind::Text { default, .. } => default.to_string(),
             OptionKind::Button { .. } => unreachable!("no button holds a setting"),
         };
         assert_eq!(current, default, "{}", option.name);
@@ -259,4 +262,58 @@ fn the_test_rule_set_through_the_facade() {
         .unwrap();
     let result = answer(&go(&mut engine, depth(12)).unwrap());
     assert_eq!(result.best.unwrap().to_string(), "1");
+}
+
+/// `EvalFile` loads a network file (refusing a broken one and keeping the one in use),
+/// `<built-in>` goes back, `Use NNUE false` evaluates by hand, and a network for another
+/// rule set is not used for this one.
+#[test]
+fn the_evaluation_options_choose_the_evaluation() {
+    use crate::rulesets::nnue::tests::random_network;
+    let dir = std::env::temp_dir().join(format!("bt-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    let net = random_network(11, 128);
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let broken = dir.join("broken.nnue");
+    std::fs::write(&broken, &net.to_bytes()[..100]).unwrap();
+    let good = good.to_str().unwrap();
+
+    let mut engine = Engine::new(Player::Search).unwrap();
+    let built_in = engine.evaluated_position().unwrap().network();
+    engine.set_option("EvalFile", Some(good)).unwrap();
+    let pos = engine.evaluated_position().unwrap();
+    assert_eq!(pos.network().map(|n| n.to_bytes()), Some(net.to_bytes()));
+    assert_eq!(engine.settings().eval_file, good);
+
+    let e = engine.set_option("EvalFile", Some(broken.to_str().unwrap()));
+    assert!(matches!(e, Err(OptionError::EvalFile(_))), "{e:?}");
+    let missing = engine.set_option("EvalFile", Some("/no/such/file.nnue"));
+    assert!(missing.unwrap_err().to_string().contains("cannot read"));
+    assert_eq!(
+        engine.settings().eval_file,
+        good,
+        "a refused file changes nothing"
+    );
+
+    engine.set_option("Use NNUE", Some("false")).unwrap();
+    assert!(engine.evaluated_position().unwrap().network().is_none());
+    engine.set_option("Use NNUE", Some("true")).unwrap();
+
+    // The random network is for standard rules; capture-only keeps its own.
+    engine
+        .set_option("UCI_Variant", Some("capture-only"))
+        .unwrap();
+    let other = engine.evaluated_position().unwrap();
+    let own = AnyPosition::startpos(other.variant()).network();
+    assert_eq!(other.network().map(|n| n.digest()), own.map(|n| n.digest()));
+
+    engine
+        .set_option("UCI_Variant", Some("breakthrough"))
+        .unwrap();
+    engine.set_option("EvalFile", Some("<built-in>")).unwrap();
+    let back = engine.evaluated_position().unwrap().network();
+    assert_eq!(back.map(|n| n.digest()), built_in.map(|n| n.digest()));
+    assert_eq!(engine.settings().eval_file, BUILT_IN);
+    let _ = std::fs::remove_dir_all(&dir);
 }

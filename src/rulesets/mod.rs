@@ -6,6 +6,7 @@
 pub mod breakthrough;
 mod common;
 pub mod doorbraak;
+pub mod nnue;
 #[cfg(test)]
 pub(crate) mod toy;
 
@@ -62,6 +63,14 @@ pub(crate) trait RuleSet: Copy + Send + Sync + Debug + 'static {
     fn check_move(&self, m: Self::Move) -> Result<(), Self::MoveError>;
     /// The board as text, for `d`.
     fn diagram(&self) -> String;
+    /// The board's files and ranks.
+    fn board(&self) -> (u8, u8);
+    /// Bytes of [`RuleSet::pack`]: every position of the rule set packs to as many.
+    const PACKED_BYTES: usize;
+    /// A compact form for data files (the configuration is not in it).
+    fn pack(&self, out: &mut Vec<u8>);
+    /// The position of [`RuleSet::pack`]; `None` for bytes no position gives.
+    fn unpack(bytes: &[u8], config: Self::Config) -> Option<Self>;
 
     // Play.
     fn side_to_move(&self) -> Color;
@@ -127,6 +136,30 @@ pub(crate) trait RuleSet: Copy + Send + Sync + Debug + 'static {
     /// `color`'s pieces and their advancement (the sum of their ranks counted from its
     /// side): the greedy player's whole judgement.
     fn material(&self, color: Color) -> (i32, i32);
+
+    /// Inputs of the rule set's networks (0: it has none).
+    const NETWORK_INPUTS: usize = 0;
+
+    /// The network inputs active in this position seen from `perspective`, appended to
+    /// `out` (nothing where the rule set has no networks).
+    fn network_inputs(&self, _perspective: Color, _out: &mut Vec<u16>) {}
+
+    /// The learned evaluation in use, if any.
+    fn network(&self) -> Option<&'static nnue::Network> {
+        None
+    }
+
+    /// Evaluates with `net` from now on (`None`: by hand) if the rule set can; false if it
+    /// cannot use that network (it then evaluates by hand).
+    fn set_network(&mut self, net: Option<&'static nnue::Network>) -> bool {
+        net.is_none()
+    }
+
+    /// The network built into the binary for this rule set and board, if there is one
+    /// (what a new position evaluates with).
+    fn built_in_network(&self) -> Option<&'static nnue::Network> {
+        None
+    }
 
     /// The result from the side to move's view, when the position ends the game.
     #[inline]

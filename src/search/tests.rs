@@ -59,8 +59,8 @@ fn mate_in(plies: i32) -> Score {
     }
 }
 
-fn bt(fen: &str, diagonal: DiagonalStep) -> breakthrough::Position {
-    breakthrough::Position::from_fen(fen, diagonal).unwrap()
+fn bt(fen: &str, diagonal: DiagonalStep) -> breakthrough::Evaluated {
+    <breakthrough::Evaluated as RuleSet>::from_fen(fen, diagonal).unwrap()
 }
 
 fn check_suite(threads: usize, step: usize) {
@@ -416,7 +416,7 @@ fn a_stopped_mate_search_says_so() {
     use super::mate::{MateOutcome, prove};
     let control = Control::new(None, None, None, false);
     control.stop();
-    let pos = breakthrough::Position::startpos(DiagonalStep::Free);
+    let pos = <breakthrough::Evaluated as RuleSet>::startpos(DiagonalStep::Free);
     assert_eq!(
         prove(&pos, 5, &[], &control, &mut |_| {}),
         MateOutcome::Stopped { moves: 0 }

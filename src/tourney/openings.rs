@@ -107,34 +107,13 @@ impl Opening {
         plies: u32,
         rng: &mut Rng,
     ) -> Result<Opening, OpeningError> {
-        'attempt: for _ in 0..1000 {
-            let mut pos = start.clone();
-            let mut moves = Vec::new();
-            for _ in 0..plies {
-                let candidates: Vec<AnyMove> = pos
-                    .legal_moves()
-                    .into_iter()
-                    .filter(|&m| {
-                        let child = pos.child(m);
-                        !pos.is_pass(m)
-                            && child.outcome().is_none()
-                            && child
-                                .legal_moves()
-                                .into_iter()
-                                .all(|r| child.child(r).outcome().is_none())
-                    })
-                    .collect();
-                if candidates.is_empty() {
-                    continue 'attempt;
-                }
-                let m = candidates[rng.below(candidates.len())];
-                pos.play(m);
-                moves.push(m);
+        for _ in 0..1000 {
+            if let Some(moves) = start.random_line(plies, rng) {
+                return Ok(Opening {
+                    start: start.clone(),
+                    moves,
+                });
             }
-            return Ok(Opening {
-                start: start.clone(),
-                moves,
-            });
         }
         Err(OpeningError::NoRandomOpening(plies))
     }

@@ -6,7 +6,7 @@ use crate::engine::{Engine, EngineError, OPTIONS, Player};
 use crate::rulesets::{Color, Outcome};
 use crate::search::tt::Bound;
 use crate::search::{Info, NoMate, Score, SearchResult};
-use crate::variant::AnyMove;
+use crate::variant::{AnyMove, Evaluation, describe_network};
 
 fn score_text(score: Score) -> String {
     match score {
@@ -77,12 +77,22 @@ pub(super) fn handshake(player: Player, dialect: Dialect) -> String {
 }
 
 pub(super) fn eval(engine: &Engine) -> Result<String, EngineError> {
-    let pos = engine.position()?;
+    let pos = engine.evaluated_position()?;
     let mut out = format!("{:<18} {:>7} {:>7}\n", "term", "count", "score");
     for term in pos.eval_terms() {
         out.push_str(&format!(
             "{:<18} {:>7} {:>7}\n",
             term.name, term.count, term.score
+        ));
+    }
+    out.push_str("(counts are ours minus theirs, from the side to move's view)\n");
+    let net = pos.network();
+    if net.is_some() {
+        let mut by_hand = pos.clone();
+        let _ = by_hand.use_evaluation(Evaluation::Hand);
+        let hand = by_hand.evaluate();
+        out.push_str(&format!(
+            "Hand-written evaluation: {hand:+} (side to move)\n"
         ));
     }
     let total = pos.evaluate();
@@ -92,7 +102,8 @@ pub(super) fn eval(engine: &Engine) -> Result<String, EngineError> {
         -total
     };
     out.push_str(&format!(
-        "(counts are ours minus theirs, from the side to move's view)\nFinal evaluation: {total:+} (side to move), {white_view:+} (white side)"
+        "Evaluation by: {}\nFinal evaluation: {total:+} (side to move), {white_view:+} (white side)",
+        describe_network(net)
     ));
     Ok(out)
 }

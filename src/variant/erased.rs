@@ -6,6 +6,7 @@
 use rayon::prelude::*;
 
 use super::MoveError;
+use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome, RuleSet};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Control, Info, SearchLimits, SearchResult, Searcher, mate};
@@ -23,8 +24,14 @@ pub(crate) struct EvalTerm {
 /// The object-safe mirror of [`RuleSet`].
 pub(super) trait DynPosition: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynPosition>;
+    fn pack(&self, out: &mut Vec<u8>);
+    fn network_inputs(&self, perspective: Color, out: &mut Vec<u16>);
+    fn network(&self) -> Option<&'static Network>;
+    fn set_network(&mut self, net: Option<&'static Network>) -> bool;
+    fn built_in_network(&self) -> Option<&'static Network>;
     fn to_fen(&self) -> String;
     fn diagram(&self) -> String;
+    fn board(&self) -> (u8, u8);
     fn side_to_move(&self) -> Color;
     fn hash(&self) -> u64;
     fn moves_made_at_least(&self) -> u64;
@@ -48,6 +55,7 @@ pub(super) trait DynPosition: Send + Sync {
     fn eval_terms(&self) -> Vec<EvalTerm>;
     fn features(&self) -> Vec<i32>;
     fn is_quiet(&self) -> bool;
+    fn is_tactical(&self, code: u16) -> bool;
     fn weights(&self) -> &'static [i32];
     fn material(&self, color: Color) -> (i32, i32);
     fn search(
@@ -67,12 +75,36 @@ impl<P: RuleSet> DynPosition for P {
         Box::new(*self)
     }
 
+    fn pack(&self, out: &mut Vec<u8>) {
+        RuleSet::pack(self, out)
+    }
+
+    fn network_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
+        RuleSet::network_inputs(self, perspective, out)
+    }
+
+    fn network(&self) -> Option<&'static Network> {
+        RuleSet::network(self)
+    }
+
+    fn set_network(&mut self, net: Option<&'static Network>) -> bool {
+        RuleSet::set_network(self, net)
+    }
+
+    fn built_in_network(&self) -> Option<&'static Network> {
+        RuleSet::built_in_network(self)
+    }
+
     fn to_fen(&self) -> String {
         RuleSet::to_fen(self)
     }
 
     fn diagram(&self) -> String {
         RuleSet::diagram(self)
+    }
+
+    fn board(&self) -> (u8, u8) {
+        RuleSet::board(self)
     }
 
     fn side_to_move(&self) -> Color {
@@ -164,6 +196,10 @@ impl<P: RuleSet> DynPosition for P {
 
     fn is_quiet(&self) -> bool {
         self.end().is_none() && self.winning_move().is_none() && !self.opponent_threatens_win()
+    }
+
+    fn is_tactical(&self, code: u16) -> bool {
+        P::decode(code).is_some_and(|m| RuleSet::is_tactical(self, m))
     }
 
     fn weights(&self) -> &'static [i32] {

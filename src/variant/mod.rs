@@ -13,17 +13,23 @@ use std::marker::PhantomData;
 use std::str::FromStr;
 
 mod erased;
+mod evaluation;
 
+use crate::rng::Rng;
 use crate::rulesets::breakthrough::{self, DiagonalStep};
+use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, EndReason, Outcome, RuleSet, doorbraak};
 use crate::search::{Info, SearchLimits, SearchResult};
 use erased::DynPosition;
 pub(crate) use erased::{EvalTerm, SearchSetup};
+pub(crate) use evaluation::{
+    Evaluation, LoadError, Mismatch, describe as describe_network, load as load_network,
+};
 
 /// Every rule set, in the order `uci` lists them; the first is the default.
 static RULE_SETS: &[&dyn Registered] = &[
-    &Entry::<breakthrough::Position>::new("breakthrough", DiagonalStep::Free),
-    &Entry::<breakthrough::Position>::new("capture-only", DiagonalStep::CaptureOnly),
+    &Entry::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free),
+    &Entry::<breakthrough::Evaluated>::new("capture-only", DiagonalStep::CaptureOnly),
     &Entry::<doorbraak::Position>::new("doorbraak", ()),
     #[cfg(test)]
     &Entry::<crate::rulesets::toy::Position>::new("toy", ()),
@@ -32,7 +38,10 @@ static RULE_SETS: &[&dyn Registered] = &[
 /// A registered rule set, its position type and configuration erased.
 trait Registered: Sync {
     fn name(&self) -> &'static str;
+    fn network_inputs(&self) -> usize;
     fn startpos(&self) -> Box<dyn DynPosition>;
+    fn packed_bytes(&self) -> usize;
+    fn unpack(&self, bytes: &[u8]) -> Option<Box<dyn DynPosition>>;
     fn read_fen(&self, fen: &str) -> Result<Box<dyn DynPosition>, FenError>;
     fn move_text(&self, code: u16) -> String;
 }
@@ -63,6 +72,18 @@ impl<P: RuleSet> Registered for Entry<P> {
         Box::new(P::startpos(self.config))
     }
 
+    fn packed_bytes(&self) -> usize {
+        P::PACKED_BYTES
+    }
+
+    fn network_inputs(&self) -> usize {
+        P::NETWORK_INPUTS
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Option<Box<dyn DynPosition>> {
+        P::unpack(bytes, self.config).map(|p| Box::new(p) as Box<dyn DynPosition>)
+    }
+
     fn read_fen(&self, fen: &str) -> Result<Box<dyn DynPosition>, FenError> {
         match P::from_fen(fen, self.config) {
             Ok(p) => Ok(Box::new(p)),
@@ -87,6 +108,16 @@ impl Variant {
 
     pub fn name(self) -> &'static str {
         self.entry().name()
+    }
+
+    /// Inputs of the rule set's networks (0: it has none).
+    pub(crate) fn network_inputs(self) -> usize {
+        self.entry().network_inputs()
+    }
+
+    /// Bytes of a position packed by [`AnyPosition::pack`].
+    pub fn packed_bytes(self) -> usize {
+        self.entry().packed_bytes()
     }
 
     fn entry(self) -> &'static dyn Registered {
@@ -235,6 +266,21 @@ impl AnyPosition {
         })
     }
 
+    /// The position of [`AnyPosition::pack`]; `None` for bytes no position of `variant`
+    /// gives.
+    pub fn unpack(bytes: &[u8], variant: Variant) -> Option<AnyPosition> {
+        Some(AnyPosition {
+            variant,
+            inner: variant.entry().unpack(bytes)?,
+        })
+    }
+
+    /// Appends the position's compact form ([`Variant::packed_bytes`] bytes; the variant
+    /// is not in it).
+    pub fn pack(&self, out: &mut Vec<u8>) {
+        self.inner.pack(out)
+    }
+
     pub fn variant(&self) -> Variant {
         self.variant
     }
@@ -265,6 +311,11 @@ impl AnyPosition {
     /// The board as text, for `d`.
     pub fn diagram(&self) -> String {
         self.inner.diagram()
+    }
+
+    /// The board's files and ranks.
+    pub fn board_size(&self) -> (u8, u8) {
+        self.inner.board()
     }
 
     fn wrap(&self, code: u16) -> AnyMove {
@@ -355,12 +406,93 @@ impl AnyPosition {
     /// The evaluation's features of a quiet position (no win in one for the side to move,
     /// no threat against it, the game not over), for the tuner.
     pub(crate) fn quiet_features(&self) -> Option<Vec<i32>> {
-        self.inner.is_quiet().then(|| self.inner.features())
+        self.is_quiet().then(|| self.inner.features())
+    }
+
+    /// The network inputs active here seen from `perspective`, appended to `out`.
+    pub(crate) fn network_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
+        self.inner.network_inputs(perspective, out)
+    }
+
+    /// The learned evaluation in use, if any.
+    pub(crate) fn network(&self) -> Option<&'static Network> {
+        self.inner.network()
+    }
+
+    /// Evaluates with `evaluation` from now on. A network made for another rule set or
+    /// board is refused: the position then keeps its built-in evaluation.
+    pub(crate) fn use_evaluation(&mut self, evaluation: Evaluation) -> Result<(), Mismatch> {
+        let built_in = self.inner.built_in_network();
+        match evaluation {
+            Evaluation::BuiltIn => {
+                self.inner.set_network(built_in);
+            }
+            Evaluation::Hand => {
+                self.inner.set_network(None);
+            }
+            Evaluation::Network(net) => {
+                if net.variant() != self.variant.name() || !self.inner.set_network(Some(net)) {
+                    self.inner.set_network(built_in);
+                    return Err(Mismatch {
+                        net_variant: net.variant().to_string(),
+                        net_board: net.board(),
+                        variant: self.variant.name(),
+                        board: self.board_size(),
+                        fallback: if built_in.is_some() {
+                            "the built-in network"
+                        } else {
+                            "the hand-written evaluation"
+                        },
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// True when the game goes on, the side to move has no win in one and the opponent
+    /// threatens none: a position whose value is not a matter of the next move.
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.inner.is_quiet()
+    }
+
+    /// True for a capture (or what the rule set's quiescence search looks at).
+    pub(crate) fn is_tactical(&self, m: AnyMove) -> bool {
+        m.variant == self.variant && self.inner.is_tactical(m.code)
     }
 
     /// The evaluation's weights for this position's rule set.
     pub(crate) fn weights(&self) -> &'static [i32] {
         self.inner.weights()
+    }
+
+    /// `plies` random legal moves from here, none of them a pass, none ending the game or
+    /// leaving the side to move a win in one; `None` if this try ran into a dead end.
+    pub(crate) fn random_line(&self, plies: u32, rng: &mut Rng) -> Option<Vec<AnyMove>> {
+        let mut pos = self.clone();
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            let candidates: Vec<AnyMove> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| {
+                    let child = pos.child(m);
+                    !pos.is_pass(m)
+                        && child.outcome().is_none()
+                        && child
+                            .legal_moves()
+                            .into_iter()
+                            .all(|r| child.child(r).outcome().is_none())
+                })
+                .collect();
+            if candidates.is_empty() {
+                return None;
+            }
+            let m = candidates[rng.below(candidates.len())];
+            pos.play(m);
+            line.push(m);
+        }
+        Some(line)
     }
 
     /// `color`'s pieces and their advancement, for the greedy player.

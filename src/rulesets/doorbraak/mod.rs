@@ -42,6 +42,20 @@ impl RuleSet for Position {
         Position::diagram(self)
     }
 
+    fn board(&self) -> (u8, u8) {
+        (FILES, RANKS)
+    }
+
+    const PACKED_BYTES: usize = Position::BYTES;
+
+    fn pack(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_bytes());
+    }
+
+    fn unpack(bytes: &[u8], _: ()) -> Option<Position> {
+        Position::from_bytes(bytes)
+    }
+
     #[inline]
     fn side_to_move(&self) -> Color {
         Position::side_to_move(self)

@@ -97,6 +97,27 @@ impl RuleSet for Position {
         format!("{} stones\n", self.stones)
     }
 
+    fn board(&self) -> (u8, u8) {
+        (1, 1)
+    }
+
+    const PACKED_BYTES: usize = 3;
+
+    fn pack(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.stones.to_le_bytes());
+        out.push(self.side.index() as u8);
+    }
+
+    fn unpack(bytes: &[u8], _: ()) -> Option<Position> {
+        let side = match bytes {
+            [_, _, 0] => Color::White,
+            [_, _, 1] => Color::Black,
+            _ => return None,
+        };
+        let stones = u16::from_le_bytes([bytes[0], bytes[1]]);
+        (stones < 1000).then_some(Position { stones, side })
+    }
+
     fn side_to_move(&self) -> Color {
         self.side
     }

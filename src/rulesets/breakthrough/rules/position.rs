@@ -591,3 +591,42 @@ impl Position {
         out
     }
 }
+
+impl Position {
+    /// Bytes in [`Position::to_bytes`].
+    pub const BYTES: usize = 18;
+
+    /// A compact form for data files: White's and Black's bitboards (little-endian), the
+    /// side to move (0 White, 1 Black), and the board size (`files << 4 | ranks`). The
+    /// rule set is not in it: files say it once for all their positions.
+    pub fn to_bytes(&self) -> [u8; Position::BYTES] {
+        let mut out = [0u8; Position::BYTES];
+        out[..8].copy_from_slice(&self.pawns[0].to_le_bytes());
+        out[8..16].copy_from_slice(&self.pawns[1].to_le_bytes());
+        out[16] = self.side.index() as u8;
+        out[17] = self.geometry.files << 4 | self.geometry.ranks;
+        out
+    }
+
+    /// The position of [`Position::to_bytes`]; `None` for bytes no position gives.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+    /// let pos = Position::startpos(DiagonalStep::Free);
+    /// assert_eq!(Position::from_bytes(&pos.to_bytes(), DiagonalStep::Free), Some(pos));
+    /// assert_eq!(Position::from_bytes(&[0xff; 18], DiagonalStep::Free), None);
+    /// ```
+    pub fn from_bytes(bytes: &[u8], diagonal: DiagonalStep) -> Option<Position> {
+        let bytes: &[u8; Position::BYTES] = bytes.try_into().ok()?;
+        let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
+        let (white, black) = (word(0), word(8));
+        let side = match bytes[16] {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => return None,
+        };
+        let geometry = Geometry::get(bytes[17] >> 4, bytes[17] & 15)?;
+        let fits = (white | black) & !geometry.board == 0 && white & black == 0;
+        fits.then(|| Position::from_parts([white, black], side, diagonal, geometry))
+    }
+}

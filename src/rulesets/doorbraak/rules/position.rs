@@ -599,3 +599,61 @@ impl Position {
         out
     }
 }
+
+impl Position {
+    /// Bytes in [`Position::to_bytes`].
+    pub const BYTES: usize = 26;
+
+    /// A compact form for data files: White's single stones, Black's, White's stacks,
+    /// Black's (45 bits each, in six little-endian bytes), the side to move (0 White, 1
+    /// Black) and the passes just made.
+    pub fn to_bytes(&self) -> [u8; Position::BYTES] {
+        let mut out = [0u8; Position::BYTES];
+        for (i, board) in [self.one[0], self.one[1], self.two[0], self.two[1]]
+            .into_iter()
+            .enumerate()
+        {
+            out[i * 6..i * 6 + 6].copy_from_slice(&board.to_le_bytes()[..6]);
+        }
+        out[24] = self.side.index() as u8;
+        out[25] = self.passes;
+        out
+    }
+
+    /// The position of [`Position::to_bytes`]; `None` for bytes no position gives.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::doorbraak::Position;
+    /// let pos = Position::startpos();
+    /// assert_eq!(Position::from_bytes(&pos.to_bytes()), Some(pos));
+    /// assert_eq!(Position::from_bytes(&[0xff; 26]), None);
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Option<Position> {
+        let bytes: &[u8; Position::BYTES] = bytes.try_into().ok()?;
+        let board = |i: usize| {
+            let mut word = [0u8; 8];
+            word[..6].copy_from_slice(&bytes[i * 6..i * 6 + 6]);
+            u64::from_le_bytes(word)
+        };
+        let (one, two) = ([board(0), board(1)], [board(2), board(3)]);
+        let all = [one[0], one[1], two[0], two[1]];
+        let disjoint = all
+            .iter()
+            .enumerate()
+            .all(|(i, a)| all.iter().skip(i + 1).all(|b| a & b == 0));
+        let edges = (0..RANKS)
+            .flat_map(|r| [Square::at(0, r as i8), Square::at(FILES as i8 - 1, r as i8)])
+            .flatten()
+            .fold(0u64, |m, s| m | s.bit());
+        let side = match bytes[24] {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => return None,
+        };
+        let valid = disjoint
+            && all.iter().all(|b| b & !BOARD == 0)
+            && (two[0] | two[1]) & edges == 0
+            && bytes[25] <= 2;
+        valid.then(|| Position::from_parts(one, two, side, bytes[25]))
+    }
+}

@@ -1,0 +1,319 @@
+//! `breakthrough datagen`: the engine plays itself and writes training positions, each with
+//! its search's score and the game's result (the file format is in `datafile.rs`).
+//!
+//! Every thread plays its own games: random legal plies from the start, then a search of
+//! fixed nodes or depth per move for both sides, one thread and a table of its own each.
+//! Kept are the quiet positions (the game goes on, no win in one for either side), whose
+//! score is no proven win or loss and whose best move is no capture: positions whose value
+//! the evaluation, not the next move, must judge. A position already in the file is not
+//! written again. Game `k` of a file is seeded by the seed and `k`, and a run on a file
+//! that has positions goes on with new games, so runs can be stopped and resumed.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::time::{Duration, Instant};
+
+use crate::datafile::{self, DataError, Record, Writer};
+use crate::progress;
+use crate::rng::Rng;
+use crate::search::tt::{TableError, TranspositionTable};
+use crate::search::{Control, Score, SearchLimits};
+use crate::variant::{AnyPosition, Evaluation, FenError, History, Mismatch, SearchSetup, Variant};
+
+/// What to play and where to write it.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub(crate) variant: Variant,
+    /// The start of every game (the variant's start when `None`): sets the board size.
+    pub(crate) start: Option<String>,
+    pub(crate) out: PathBuf,
+    pub(crate) nodes: Option<u64>,
+    pub(crate) depth: Option<u32>,
+    pub(crate) random_plies: u32,
+    /// Stop when the file holds this many positions (so running the same command again
+    /// completes an interrupted run), or after this many games, whichever comes first.
+    pub(crate) positions: Option<u64>,
+    pub(crate) games: Option<u64>,
+    pub(crate) threads: usize,
+    pub(crate) seed: u64,
+    pub(crate) hash_mb: usize,
+    pub(crate) evaluation: Evaluation,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum DatagenError {
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error("bad start FEN: {0}")]
+    Fen(#[from] FenError),
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("found no {0}-ply random opening that leaves a game to play")]
+    NoOpening(u32),
+    #[error(transparent)]
+    Network(#[from] Mismatch),
+}
+
+/// Plies after which a game is given up as a draw (Doorbraak shuffles can be long).
+const MAX_PLIES: usize = 600;
+
+/// Plays one game and returns its kept positions with their labels.
+fn play_game(
+    settings: &Settings,
+    start: &AnyPosition,
+    game_index: u64,
+    tt: &TranspositionTable,
+) -> Result<Vec<Record>, DatagenError> {
+    let mut rng = Rng::new(settings.seed ^ game_index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let line = (0..100)
+        .find_map(|_| start.random_line(settings.random_plies, &mut rng))
+        .ok_or(DatagenError::NoOpening(settings.random_plies))?;
+    let mut game = History::new(start.clone());
+    for m in line {
+        game.try_play(m).expect("random_line plays legal moves");
+    }
+    let limits = SearchLimits {
+        depth: settings.depth,
+        nodes: settings.nodes,
+        ..SearchLimits::default()
+    };
+    tt.clear();
+    let mut kept: Vec<(AnyPosition, i16)> = Vec::new();
+    let outcome = loop {
+        if let Some(outcome) = game.outcome() {
+            break outcome;
+        }
+        if game.moves().len() >= MAX_PLIES {
+            break crate::rulesets::Outcome::draw(crate::rulesets::EndReason::Repetition);
+        }
+        let pos = game.position().clone();
+        let control = Control::new(None, None, settings.nodes, false);
+        let setup = SearchSetup {
+            control: &control,
+            tt,
+            threads: 1,
+            earlier: game.earlier_hashes(),
+        };
+        let result = pos.search(&limits, &setup, &|_| {});
+        let Some(best) = result.best else {
+            break game.outcome().unwrap_or(crate::rulesets::Outcome::draw(
+                crate::rulesets::EndReason::NoMoves,
+            ));
+        };
+        if let Score::Centipawns(cp) = Score::from_internal(result.score)
+            && pos.is_quiet()
+            && !pos.is_tactical(best)
+        {
+            kept.push((pos, cp.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        }
+        game.try_play(best).expect("the search plays legal moves");
+    };
+    Ok(kept
+        .into_iter()
+        .map(|(position, score)| {
+            let result = match outcome.winner {
+                None => 0,
+                Some(w) if w == position.side_to_move() => 1,
+                Some(_) => -1,
+            };
+            Record {
+                position,
+                score,
+                result,
+            }
+        })
+        .collect())
+}
+
+/// What a run did.
+pub(crate) struct Summary {
+    pub(crate) games: u64,
+    pub(crate) written: u64,
+    pub(crate) repeats: u64,
+    /// Positions in the file before the run.
+    pub(crate) in_file: u64,
+    pub(crate) seconds: f64,
+}
+
+/// Plays games on `settings.threads` threads until enough positions or games, writing
+/// each game's new positions as it ends. `stop` ends the run early (the file stays whole).
+pub(crate) fn run(settings: &Settings, stop: Arc<AtomicBool>) -> Result<Summary, DatagenError> {
+    let mut start = match &settings.start {
+        Some(fen) => AnyPosition::from_fen(fen, settings.variant)?,
+        None => AnyPosition::startpos(settings.variant),
+    };
+    start.use_evaluation(settings.evaluation)?;
+    let (mut writer, existing) = Writer::open(&settings.out, settings.variant)?;
+    let mut seen: HashSet<u64> = (0..existing.len())
+        .map(|i| datafile::fingerprint(existing.position_bytes(i)))
+        .collect();
+    let in_file_before = existing.len() as u64;
+    drop(existing);
+    let target = settings
+        .positions
+        .map_or(u64::MAX, |p| p.saturating_sub(in_file_before));
+    if target == 0 {
+        return Ok(Summary {
+            games: 0,
+            written: 0,
+            repeats: 0,
+            in_file: in_file_before,
+            seconds: 0.0,
+        });
+    }
+    // New games go on from where the file stands, so a resumed run plays new games.
+    let next_game = Arc::new(AtomicU64::new(in_file_before));
+    let (tx, rx) = sync_channel::<Result<Vec<Record>, DatagenError>>(64);
+    let mut workers = Vec::new();
+    for _ in 0..settings.threads.max(1) {
+        let tt = TranspositionTable::new(settings.hash_mb)?;
+        let (settings, start, next_game, stop, tx) = (
+            settings.clone(),
+            start.clone(),
+            next_game.clone(),
+            stop.clone(),
+            tx.clone(),
+        );
+        workers.push(std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let index = next_game.fetch_add(1, Ordering::Relaxed);
+                if tx.send(play_game(&settings, &start, index, &tt)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let bar = progress::bar(
+        settings.positions.map_or(0, |_| target),
+        "{bar:40} {pos}/{len} positions, {per_sec}, {eta} left  {msg}",
+    );
+    let started = Instant::now();
+    let mut last_line = started;
+    let mut summary = Summary {
+        games: 0,
+        written: 0,
+        repeats: 0,
+        in_file: in_file_before,
+        seconds: 0.0,
+    };
+    for game in rx.iter() {
+        let records: Vec<Record> = game?
+            .into_iter()
+            .filter(|r| {
+                let mut packed = Vec::new();
+                r.position.pack(&mut packed);
+                let new = seen.insert(datafile::fingerprint(&packed));
+                summary.repeats += u64::from(!new);
+                new
+            })
+            .take((target - summary.written) as usize)
+            .collect();
+        writer.append(&records)?;
+        summary.games += 1;
+        summary.written += records.len() as u64;
+        bar.inc(records.len() as u64);
+        bar.set_message(format!("{} games", summary.games));
+        if bar.is_hidden() && last_line.elapsed() >= Duration::from_secs(10) {
+            last_line = Instant::now();
+            log::warn!("{}", summary.line(started.elapsed().as_secs_f64()));
+        }
+        let enough = summary.written >= target
+            || settings.games.is_some_and(|g| summary.games >= g)
+            || stop.load(Ordering::Relaxed);
+        if enough {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    drop(rx);
+    for worker in workers {
+        let _ = worker.join();
+    }
+    bar.finish_and_clear();
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+impl Summary {
+    /// One line: what was written and how fast.
+    pub(crate) fn line(&self, seconds: f64) -> String {
+        format!(
+            "{} games, {} new positions ({} repeats left out), {:.0} positions/s, {} in the file",
+            self.games,
+            self.written,
+            self.repeats,
+            self.written as f64 / seconds.max(1e-9),
+            self.in_file + self.written
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(variant: &str, out: &str) -> Settings {
+        let dir = std::env::temp_dir().join(format!("bt-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join(out);
+        let _ = std::fs::remove_file(&out);
+        Settings {
+            variant: variant.parse().unwrap(),
+            start: None,
+            out,
+            nodes: Some(300),
+            depth: None,
+            random_plies: 4,
+            positions: None,
+            games: Some(6),
+            threads: 2,
+            seed: 1,
+            hash_mb: 1,
+            evaluation: Evaluation::BuiltIn,
+        }
+    }
+
+    #[test]
+    fn games_of_every_rule_set_give_labelled_quiet_positions() {
+        for variant in ["breakthrough", "capture-only", "doorbraak"] {
+            let settings = settings(variant, &format!("{variant}.data"));
+            let summary = run(&settings, Arc::default()).unwrap();
+            assert_eq!(summary.games, 6);
+            let records = datafile::read(&settings.out).unwrap();
+            assert_eq!(records.len() as u64, summary.written);
+            assert!(summary.written > 20, "{variant}: {}", summary.written);
+            let mut fingerprints = HashSet::new();
+            for i in 0..records.len() {
+                let r = records.get(i).unwrap();
+                assert!(r.position.is_quiet(), "{variant}: {:?}", r.position);
+                assert!((-1..=1).contains(&r.result));
+                assert!(r.score.abs() < 20_000);
+                assert!(fingerprints.insert(datafile::fingerprint(records.position_bytes(i))));
+            }
+        }
+    }
+
+    #[test]
+    fn a_second_run_appends_new_games_and_stops_at_its_count() {
+        let mut settings = settings("breakthrough", "resume.data");
+        let first = run(&settings, Arc::default()).unwrap();
+        settings.games = None;
+        settings.positions = Some(first.written + 25);
+        let second = run(&settings, Arc::default()).unwrap();
+        assert_eq!(second.written, 25);
+        assert_eq!(second.in_file, first.written);
+        let records = datafile::read(&settings.out).unwrap();
+        assert_eq!(records.len() as u64, first.written + 25);
+        // The file holds what was asked: the same command again adds nothing.
+        let third = run(&settings, Arc::default()).unwrap();
+        assert_eq!((third.written, third.games), (0, 0));
+        let distinct: HashSet<u64> = (0..records.len())
+            .map(|i| datafile::fingerprint(records.position_bytes(i)))
+            .collect();
+        assert_eq!(distinct.len(), records.len(), "no position twice");
+    }
+}

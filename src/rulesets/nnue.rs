@@ -1,0 +1,364 @@
+//! The learned evaluation: a small integer network, efficiently updatable ("NNUE").
+//!
+//! Inputs are sparse: one per kind of piece on a square, seen from each side in turn
+//! (its own pieces first, the board turned so that it moves up). A first layer of
+//! [`HIDDEN`] neurons holds, for each side, the sum of its inputs' weight columns: the
+//! accumulator, which a move changes by a few columns (added where pieces arrive,
+//! subtracted where they leave) instead of being summed afresh. The output is a weighted
+//! sum of both accumulators clipped to [0, 1], the side to move's first, in centipawns.
+//!
+//! Integers: weights and accumulators are i16, the first layer scaled by [`QA`], the
+//! output weights by [`QB`], so the arithmetic is exact and the compiler turns the loops
+//! into vector instructions. The file format is in engine.md (Evaluation, network).
+
+use std::fmt;
+
+/// Neurons of the first layer.
+pub const HIDDEN: usize = 256;
+/// Scale of the first layer: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Scale of the output weights: 1.0 is `QB` (weights stay within ±2, so a product with an
+/// activation and a sum of [`HIDDEN`] of them fit in an i32).
+pub const QB: i32 = 512;
+
+const MAGIC: &[u8; 8] = b"BTNNUE01";
+const HEADER: usize = 48;
+
+/// An accumulator: one side's first layer before its activation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator(pub [i16; HIDDEN]);
+
+impl fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Accumulator({:?}..)", &self.0[..4])
+    }
+}
+
+/// A network, as loaded from its file.
+pub struct Network {
+    /// The rule set it was trained for (its `UCI_Variant` name) and the board.
+    variant: String,
+    files: u8,
+    ranks: u8,
+    inputs: usize,
+    /// Centipawns of one output unit.
+    scale: i32,
+    /// `inputs` columns of [`HIDDEN`] weights.
+    weights: Vec<Accumulator>,
+    bias: Accumulator,
+    /// The side to move's [`HIDDEN`] weights, then the other side's.
+    output: [[i16; HIDDEN]; 2],
+    output_bias: i32,
+    /// How it was made: data, settings, losses.
+    about: String,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network({} {}x{}, {} inputs, {HIDDEN} hidden)",
+            self.variant, self.files, self.ranks, self.inputs
+        )
+    }
+}
+
+/// What is wrong with a network file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    #[error("not a network file (no BTNNUE01 header)")]
+    NotNetwork,
+    #[error("a network of {found} hidden neurons; this engine's have {HIDDEN}")]
+    Hidden { found: usize },
+    #[error("the file is {found} bytes, its header says {wanted}")]
+    Size { found: usize, wanted: usize },
+    #[error("weights scaled by {qa} and {qb}; this engine's by {QA} and {QB}")]
+    Scales { qa: usize, qb: usize },
+    #[error("the description is not UTF-8")]
+    About,
+    #[error("{0} networks are loaded already; restart to load others")]
+    TooMany(usize),
+}
+
+/// The float weights a trainer hands over to be quantised, laid out as [`Network`]'s.
+pub struct FloatWeights<'a> {
+    pub variant: &'a str,
+    pub files: u8,
+    pub ranks: u8,
+    pub inputs: usize,
+    pub scale: i32,
+    /// `inputs` x [`HIDDEN`], input-major.
+    pub weights: &'a [f32],
+    pub bias: &'a [f32],
+    /// 2 x [`HIDDEN`]: the side to move's, then the other side's.
+    pub output: &'a [f32],
+    pub output_bias: f32,
+    pub about: &'a str,
+}
+
+fn quantise(x: f32, scale: i32) -> i16 {
+    (x * scale as f32)
+        .round()
+        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+impl Network {
+    /// Quantises trained float weights.
+    pub fn quantise(w: &FloatWeights) -> Network {
+        let column = |values: &[f32], scale: i32| {
+            let mut acc = Accumulator([0; HIDDEN]);
+            for (a, &v) in acc.0.iter_mut().zip(values) {
+                *a = quantise(v, scale);
+            }
+            acc
+        };
+        let mut output = [[0i16; HIDDEN]; 2];
+        for (side, out) in output.iter_mut().enumerate() {
+            for (o, &v) in out.iter_mut().zip(&w.output[side * HIDDEN..]) {
+                *o = quantise(v, QB);
+            }
+        }
+        Network {
+            variant: w.variant.to_string(),
+            files: w.files,
+            ranks: w.ranks,
+            inputs: w.inputs,
+            scale: w.scale,
+            weights: w.weights.chunks(HIDDEN).map(|c| column(c, QA)).collect(),
+            bias: column(w.bias, QA),
+            output,
+            output_bias: (w.output_bias * (QA * QB) as f32).round() as i32,
+            about: w.about.to_string(),
+        }
+    }
+
+    /// The rule set (its `UCI_Variant` name) and board it was trained for.
+    pub fn variant(&self) -> &str {
+        &self.variant
+    }
+
+    pub fn board(&self) -> (u8, u8) {
+        (self.files, self.ranks)
+    }
+
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// How it was made.
+    pub fn about(&self) -> &str {
+        &self.about
+    }
+
+    /// The accumulator of no input: the bias alone.
+    #[inline]
+    pub fn empty(&self) -> Accumulator {
+        self.bias
+    }
+
+    /// Adds input `feature`'s column.
+    #[inline]
+    pub fn add(&self, acc: &mut Accumulator, feature: usize) {
+        for (a, w) in acc.0.iter_mut().zip(&self.weights[feature].0) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+
+    /// Subtracts input `feature`'s column.
+    #[inline]
+    pub fn sub(&self, acc: &mut Accumulator, feature: usize) {
+        for (a, w) in acc.0.iter_mut().zip(&self.weights[feature].0) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+
+    /// The evaluation in centipawns from the accumulators of the side to move and of the
+    /// other side.
+    #[inline]
+    pub fn evaluate(&self, us: &Accumulator, them: &Accumulator) -> i32 {
+        let mut sum = 0i32;
+        for (acc, weights) in [us, them].into_iter().zip(&self.output) {
+            for (&a, &w) in acc.0.iter().zip(weights) {
+                sum += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
+            }
+        }
+        // Wide for the last step: sum and scale together can pass i32. Rounded.
+        let scaled = (i64::from(sum) + i64::from(self.output_bias)) * i64::from(self.scale);
+        let unit = i64::from(QA * QB);
+        ((scaled + scaled.signum() * unit / 2) / unit) as i32
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        let mut name = [0u8; 16];
+        let n = self.variant.len().min(16);
+        name[..n].copy_from_slice(&self.variant.as_bytes()[..n]);
+        out.extend_from_slice(&name);
+        out.extend_from_slice(&[self.files, self.ranks]);
+        out.extend_from_slice(&(self.inputs as u16).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+        out.extend_from_slice(&(QA as u16).to_le_bytes());
+        out.extend_from_slice(&(QB as u16).to_le_bytes());
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend_from_slice(&(self.about.len() as u32).to_le_bytes());
+        out.resize(HEADER, 0);
+        out.extend_from_slice(self.about.as_bytes());
+        let mut values = |v: &[i16]| {
+            for x in v {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        };
+        for column in &self.weights {
+            values(&column.0);
+        }
+        values(&self.bias.0);
+        values(&self.output[0]);
+        values(&self.output[1]);
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(NetworkError::NotNetwork);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let variant: String = bytes[8..24]
+            .iter()
+            .take_while(|&&b| b != 0)
+            .map(|&b| b as char)
+            .collect();
+        let (files, ranks) = (bytes[24], bytes[25]);
+        let inputs = u16_at(26);
+        let hidden = u16_at(28);
+        if hidden != HIDDEN {
+            return Err(NetworkError::Hidden { found: hidden });
+        }
+        let (qa, qb) = (u16_at(30), u16_at(32));
+        if (qa, qb) != (QA as usize, QB as usize) {
+            return Err(NetworkError::Scales { qa, qb });
+        }
+        let scale = u32_at(34) as i32;
+        let about_len = u32_at(38) as usize;
+        let wanted = HEADER + about_len + 2 * (inputs * HIDDEN + 3 * HIDDEN) + 4;
+        if bytes.len() != wanted {
+            return Err(NetworkError::Size {
+                found: bytes.len(),
+                wanted,
+            });
+        }
+        let about = std::str::from_utf8(&bytes[HEADER..HEADER + about_len])
+            .map_err(|_| NetworkError::About)?
+            .to_string();
+        let mut at = HEADER + about_len;
+        let mut next = || {
+            let mut acc = Accumulator([0; HIDDEN]);
+            for a in acc.0.iter_mut() {
+                *a = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+                at += 2;
+            }
+            acc
+        };
+        let weights = (0..inputs).map(|_| next()).collect();
+        let bias = next();
+        let output = [next().0, next().0];
+        let output_bias = u32_at(at) as i32;
+        Ok(Network {
+            variant,
+            files,
+            ranks,
+            inputs,
+            scale,
+            weights,
+            bias,
+            output,
+            output_bias,
+            about,
+        })
+    }
+
+    /// A short name of the weights: 8 hex digits of their FNV-1a hash, for file names.
+    pub fn digest(&self) -> String {
+        let hash = self
+            .to_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
+        format!("{:08x}", hash as u32)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    pub(crate) fn random_network(seed: u64, inputs: usize) -> Network {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |n: usize, a: f32| -> Vec<f32> {
+            (0..n)
+                .map(|_| (rng.next_u64() % 20_001) as f32 / 10_000.0 * a - a)
+                .collect()
+        };
+        let (weights, bias, output) = (
+            uniform(inputs * HIDDEN, 0.2),
+            uniform(HIDDEN, 0.1),
+            uniform(2 * HIDDEN, 0.5),
+        );
+        Network::quantise(&FloatWeights {
+            variant: "breakthrough",
+            files: 8,
+            ranks: 8,
+            inputs,
+            scale: 300,
+            weights: &weights,
+            bias: &bias,
+            output: &output,
+            output_bias: 0.05,
+            about: "random, for tests",
+        })
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused() {
+        let net = random_network(1, 128);
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(
+            (back.variant(), back.board(), back.inputs()),
+            ("breakthrough", (8, 8), 128)
+        );
+        assert_eq!(back.about(), "random, for tests");
+        assert_eq!(net.digest(), back.digest());
+        assert_eq!(
+            Network::from_bytes(b"hello").unwrap_err(),
+            NetworkError::NotNetwork
+        );
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetworkError::Size { .. })
+        ));
+        assert!(bytes.len() < 100_000, "{} bytes", bytes.len());
+    }
+
+    #[test]
+    fn adding_and_subtracting_columns_undo_each_other() {
+        let net = random_network(2, 128);
+        let mut acc = net.empty();
+        for f in [3, 77, 127, 3] {
+            net.add(&mut acc, f);
+        }
+        for f in [77, 3, 127, 3] {
+            net.sub(&mut acc, f);
+        }
+        assert_eq!(acc, net.empty());
+    }
+}

@@ -23,10 +23,18 @@ pub(crate) fn feature(perspective: Color, color: Color, square: Square) -> usize
     relative + if color == perspective { 0 } else { 64 }
 }
 
-/// The network built into the binary for `pos`'s rule set and board: none yet.
+/// The network files built into the binary (`nets/`, whose README says how each was
+/// made), by rule set: standard, capture-only. Each is for the 8x8 board.
+const BUILT_IN: [Option<&[u8]>; 2] = [
+    Some(include_bytes!("../../../nets/breakthrough-01d098b1.nnue")),
+    None,
+];
+
+/// The network built into the binary for `pos`'s rule set and board, if there is one.
 pub(crate) fn built_in(pos: &Position) -> Option<&'static Network> {
     static NETS: OnceLock<[Option<Network>; 2]> = OnceLock::new();
-    let nets = NETS.get_or_init(|| [None, None]);
+    // A file that does not read is caught by a test; the engine then evaluates by hand.
+    let nets = NETS.get_or_init(|| BUILT_IN.map(|bytes| Network::from_bytes(bytes?).ok()));
     let board = (pos.files(), pos.ranks());
     nets[pos.diagonal_step() as usize]
         .as_ref()
@@ -160,6 +168,30 @@ mod tests {
             }
         }
         assert!(checked > 3000, "{checked}");
+    }
+
+    /// Every network in the binary reads, is for its rule set's 8x8 board, and is what a
+    /// new 8x8 position of that rule set evaluates with.
+    #[test]
+    fn the_built_in_networks_read_and_are_used() {
+        let mut built = 0;
+        for (diagonal, name) in [
+            (DiagonalStep::Free, "breakthrough"),
+            (DiagonalStep::CaptureOnly, "capture-only"),
+        ] {
+            let Some(bytes) = BUILT_IN[diagonal as usize] else {
+                continue;
+            };
+            let net = Network::from_bytes(bytes).unwrap();
+            assert_eq!(
+                (net.variant(), net.board(), net.inputs()),
+                (name, (8, 8), INPUTS)
+            );
+            let pos = Evaluated::new(Position::startpos(diagonal));
+            assert_eq!(pos.net.map(|n| n.to_bytes()), Some(bytes.to_vec()));
+            built += 1;
+        }
+        assert!(built >= 1);
     }
 
     #[test]

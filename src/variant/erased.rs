@@ -245,8 +245,9 @@ fn child<P: RuleSet>(pos: &P, m: P::Move) -> P {
     next
 }
 
-/// Plies below which perft runs sequentially: such a task takes well under a second.
-const SEQUENTIAL_PLIES: u32 = 6;
+/// Plies below which perft runs sequentially: such a task takes a few milliseconds, so
+/// `stop` and `quit` are answered at once even on a loaded machine.
+const SEQUENTIAL_PLIES: u32 = 4;
 
 /// Perft of `pos` at `depth` split into tasks on the current rayon pool, so the threads
 /// stay busy even when subtrees differ in size; each task first asks `stop`.

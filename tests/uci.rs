@@ -285,14 +285,7 @@ fn bad_input_gets_one_error_line_and_engine_keeps_serving() {
         "bench 0",
         "bench 3 4",
     ] {
-        e.send(bad);
-        e.send("isready");
-        let lines = e.until("readyok", SHORT);
-        assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error: "),
-            "{bad}: {lines:?}"
-        );
+        e.expect_one_error(bad);
     }
     e.send("\u{1}\u{2}\u{7f} garbage \u{fffd}");
     e.send("isready");

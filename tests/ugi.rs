@@ -143,14 +143,7 @@ fn a_bad_query_gets_one_error_line_and_nothing_else() {
     let mut e = Engine::start();
     handshake(&mut e);
     for bad in ["query", "query winner", "query gameover now"] {
-        e.send(bad);
-        e.send("isready");
-        let lines = e.until("readyok", SHORT);
-        assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error: "),
-            "{bad}: {lines:?}"
-        );
+        e.expect_one_error(bad);
     }
     // Without a valid position, a query is refused the same way.
     e.send("position fen nonsense w");

@@ -116,6 +116,19 @@ impl Engine {
         }
     }
 
+    /// Sends `bad` and `isready`; asserts that exactly one error line comes before
+    /// `readyok`.
+    pub fn expect_one_error(&mut self, bad: &str) {
+        self.send(bad);
+        self.send("isready");
+        let lines = self.until("readyok", Duration::from_secs(10));
+        assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: "),
+            "{bad}: {lines:?}"
+        );
+    }
+
     /// Asserts nothing more arrives within `wait`.
     pub fn quiet(&self, wait: Duration) {
         if let Ok(line) = self.lines.recv_timeout(wait) {

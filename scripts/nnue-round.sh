@@ -5,7 +5,8 @@
 #
 # Usage: scripts/nnue-round.sh VARIANT ROUND [PREVIOUS]
 #   VARIANT   breakthrough or capture-only (8x8)
-#   ROUND     a number: names the data (data/rROUND-VARIANT.data) and seeds datagen
+#   ROUND     a number: names the data (data/rROUND-VARIANT.data) and seeds datagen with
+#             ROUND + 1 (so `VARIANT 0 hand` makes the data of the built-in networks again)
 #   PREVIOUS  the evaluation to beat and to make the data with: `hand` (round 0),
 #             `built-in` (the network in the binary; the default) or a network file
 # Environment (defaults in brackets):
@@ -15,7 +16,7 @@
 # Writes the network to nets/VARIANT-HASH.nnue (its description names the data and the
 # settings), the SPRT's games to matches/, and a log to matches/nnue-round-VARIANT-ROUND.log.
 # Data files already there are resumed, not overwritten. Takes about 90 minutes for 6M
-# positions on a 2-core machine (engine.md, "Training a network").
+# positions on a 2-core machine (engine.md, "The learned evaluation").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:?variant}; round=${2:?round}; previous=${3:-built-in}
@@ -42,15 +43,16 @@ case "$previous" in
 esac
 
 data=data/r$round-$variant.data
+seed=$((round + 1))
 say "round $round, $variant: data from $previous, $positions positions at $nodes nodes a move"
 start=$(date +%s)
 "$ENGINE" datagen --variant "$variant" --out "$data" --nodes "$nodes" \
-  --positions "$positions" --seed "$round" "${eval_flags[@]}" 2>>"$log"
+  --positions "$positions" --seed "$seed" "${eval_flags[@]}" 2>>"$log"
 datagen_s=$(( $(date +%s) - start ))
 say "datagen: $datagen_s s"
 
 start=$(date +%s)
-note="data: datagen --nodes $nodes --random-plies 8 --seed $round with the evaluation '$previous'"
+note="data: datagen --nodes $nodes --random-plies 8 --seed $seed with the evaluation '$previous'"
 read -r -a extra <<< "${EXTRA_DATA:-}"
 net=$("$ENGINE" train "$data" "${extra[@]}" --epochs "$epochs" --lambda "$lambda" \
   --note "$note" 2> >(tee -a "$log" >&2))

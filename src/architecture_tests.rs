@@ -6,13 +6,14 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top-level modules, bottom up: a module may use only modules of a lower rank.
-const LAYERS: [(&str, u8); 18] = [
+const LAYERS: [(&str, u8); 19] = [
     ("rng", 0),
     ("lines", 0),
     ("progress", 0),
     ("rulesets", 1),
     ("search", 2),
     ("variant", 3),
+    ("solve", 3),
     ("pgn", 4),
     ("greedy", 4),
     ("bench", 4),

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+mod solve;
+
 use crate::engine::Player;
 use crate::rng::Rng;
 use crate::tourney::{self, EngineSpec, MatchConfig, MatchError, Opening, RefereeConfig, Sprt};
@@ -75,6 +77,10 @@ enum Command {
     /// Analyse positions (one per line: FEN, FEN moves ..., startpos moves ..., EPD):
     /// one JSON object per line on stdout, in input order.
     Analyze(AnalyzeArgs),
+    /// Prove who wins a position with perfect play (proof-number search; see engine.md).
+    Solve(solve::SolveArgs),
+    /// Check a proof written by `solve --certificate` with nothing but the rules.
+    VerifyProof(solve::VerifyArgs),
     /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
     Bench {
         /// Depth in plies.
@@ -552,6 +558,8 @@ pub fn main() -> ExitCode {
         Some(Command::Analyze(args)) => run_analyze(args),
         Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Train(args)) => run_train(args),
+        Some(Command::Solve(args)) => solve::run_solve(args),
+        Some(Command::VerifyProof(args)) => solve::run_verify(args),
         Some(Command::Greedy) => match uci::run(Player::Greedy) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),

@@ -27,6 +27,7 @@ mod greedy;
 mod lines;
 mod progress;
 mod search;
+mod solve;
 mod tourney;
 mod train;
 mod tune;

@@ -179,7 +179,7 @@ impl TranspositionTable {
 }
 
 /// Free memory in MB as the kernel reports it (`MemAvailable`), where it does.
-fn available_megabytes() -> Option<usize> {
+pub(crate) fn available_megabytes() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;

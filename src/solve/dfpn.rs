@@ -1,0 +1,236 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) over the shared table, with the
+//! 1 + ε trick of Pawlewicz and Lew.
+//!
+//! Numbers are from the side to move's view (the "phi/delta" form): phi is the proof
+//! number of its win, delta the disproof number. A node's phi is the least delta of its
+//! children (one refuted reply proves the win) and its delta the sum of their phis
+//! (every reply must be shown to win). The search goes down the child of least delta
+//! while the node's numbers stay under the thresholds it was given, so it needs memory
+//! only for the table, not for a tree. Breakthrough's pawns never step back, so no
+//! position repeats and the graph has no cycles to mislead the numbers.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use super::knowledge::{self, Known};
+use super::table::{Entry, INF, Table};
+use crate::rulesets::breakthrough::{Move, Position};
+
+/// A child is searched until its numbers pass its best sibling's by this fraction (not
+/// by one): fewer switches between siblings, fewer positions searched again.
+const EPSILON: f64 = 0.25;
+
+/// Nodes between looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 4096;
+
+/// The numbers of a settled position.
+pub(crate) fn settled(known: Known) -> Entry {
+    match known {
+        Known::Win(m) => Entry {
+            phi: 0,
+            delta: INF,
+            best: m.map_or(0, Move::to_bits),
+            work: 0,
+        },
+        Known::Loss => Entry {
+            phi: INF,
+            delta: 0,
+            best: 0,
+            work: 0,
+        },
+    }
+}
+
+/// When to give up.
+pub(crate) struct Stop<'a> {
+    /// Set by the caller (or by a worker at the deadline): every worker stops.
+    pub(crate) flag: &'a AtomicBool,
+    /// Set when the answer is known: workers on other parts of the problem stop.
+    pub(crate) done: &'a AtomicBool,
+    pub(crate) deadline: Option<Instant>,
+}
+
+/// One thread's search.
+pub(crate) struct Worker<'a> {
+    table: &'a Table,
+    stop: Stop<'a>,
+    /// Nodes of every worker, for the report.
+    all_nodes: &'a AtomicU64,
+    nodes: u64,
+    unreported: u64,
+}
+
+struct Child {
+    m: Move,
+    pos: Position,
+    phi: u32,
+    delta: u32,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(table: &'a Table, stop: Stop<'a>, all_nodes: &'a AtomicU64) -> Worker<'a> {
+        Worker {
+            table,
+            stop,
+            all_nodes,
+            nodes: 0,
+            unreported: 0,
+        }
+    }
+
+    /// Searches `pos` until it is proven or disproven, or the search is stopped; its
+    /// numbers at the end (also in the table).
+    pub(crate) fn solve(&mut self, pos: &Position) -> Entry {
+        let entry = self.mid(pos, INF, INF);
+        self.flush();
+        entry
+    }
+
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.flag.load(Relaxed) || self.stop.done.load(Relaxed)
+    }
+
+    fn flush(&mut self) {
+        self.all_nodes.fetch_add(self.unreported, Relaxed);
+        self.unreported = 0;
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= CHECK_EVERY {
+            self.flush();
+            if self.stop.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop.flag.store(true, Relaxed);
+            }
+        }
+    }
+
+    /// The multiple-iterative-deepening step: searches below `pos` until its phi reaches
+    /// `th_phi` or its delta `th_delta`.
+    fn mid(&mut self, pos: &Position, th_phi: u32, th_delta: u32) -> Entry {
+        self.count_node();
+        if let Some(known) = knowledge::judge(pos) {
+            let entry = settled(known);
+            self.table.store(pos.hash(), entry);
+            return entry;
+        }
+        let start = self.nodes;
+        let mut children = self.expand(pos);
+        loop {
+            let (phi, delta, best, second) = numbers(&children);
+            if phi == 0 || delta == 0 || phi >= th_phi || delta >= th_delta || self.stopped() {
+                let entry = Entry {
+                    phi,
+                    delta,
+                    best: if phi == 0 {
+                        children[best].m.to_bits()
+                    } else {
+                        0
+                    },
+                    work: (self.nodes - start).min(u64::from(u32::MAX)) as u32,
+                };
+                self.table.store(pos.hash(), entry);
+                return entry;
+            }
+            // The child may spend what keeps this node under its delta threshold, and
+            // must give way once it is clearly worse than its next sibling.
+            let child_th_phi = (u64::from(th_delta) - u64::from(delta)
+                + u64::from(children[best].phi))
+            .min(u64::from(INF)) as u32;
+            let widened =
+                (u64::from(second) + 1).max((f64::from(second) * (1.0 + EPSILON)).ceil() as u64);
+            let child_th_delta = widened.min(u64::from(th_phi)) as u32;
+            let child = children[best].pos;
+            let entry = self.mid(&child, child_th_phi, child_th_delta);
+            // Others may have been settled through transpositions meanwhile.
+            for c in children.iter_mut() {
+                if let Some(e) = self.table.get(c.pos.hash()) {
+                    (c.phi, c.delta) = (e.phi, e.delta);
+                }
+            }
+            (children[best].phi, children[best].delta) = (entry.phi, entry.delta);
+        }
+    }
+
+    /// The moves worth searching, with their numbers: a move that lets the opponent win
+    /// at once is left out (none left: the position is lost).
+    fn expand(&mut self, pos: &Position) -> Vec<Child> {
+        let moves = pos.legal_moves();
+        let mut children = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let child = pos.child(m);
+            if child.winning_move().is_some() {
+                continue;
+            }
+            let (phi, delta) = match self.table.get(child.hash()) {
+                Some(e) => (e.phi, e.delta),
+                None => match knowledge::judge(&child) {
+                    Some(known) => {
+                        let e = settled(known);
+                        self.table.store(child.hash(), e);
+                        (e.phi, e.delta)
+                    }
+                    None => knowledge::initial(&child),
+                },
+            };
+            children.push(Child {
+                m,
+                pos: child,
+                phi,
+                delta,
+            });
+        }
+        children
+    }
+}
+
+/// A node's phi and delta from its children's, the child of least delta and the next
+/// least delta. No children: lost (phi infinite, delta 0).
+fn numbers(children: &[Child]) -> (u32, u32, usize, u32) {
+    let mut phi = INF;
+    let mut second = INF;
+    let mut best = 0;
+    let mut sum: u64 = 0;
+    for (i, c) in children.iter().enumerate() {
+        if c.delta < phi {
+            second = phi;
+            phi = c.delta;
+            best = i;
+        } else if c.delta < second {
+            second = c.delta;
+        }
+        sum += u64::from(c.phi);
+    }
+    let delta = if phi == 0 {
+        INF
+    } else {
+        // Unproven numbers stay below infinity, which means proven.
+        sum.min(u64::from(INF - 1)) as u32
+    };
+    let phi = if delta == 0 { INF } else { phi };
+    (phi, delta, best, second)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_of_a_node() {
+        let child = |phi, delta| Child {
+            m: Move::from_bits(8 << 6).unwrap(),
+            pos: Position::startpos(crate::rulesets::breakthrough::DiagonalStep::Free),
+            phi,
+            delta,
+        };
+        assert_eq!(numbers(&[]), (INF, 0, 0, INF));
+        assert_eq!(
+            numbers(&[child(2, 5), child(3, 4), child(1, 9)]),
+            (4, 6, 1, 5)
+        );
+        assert_eq!(numbers(&[child(2, 5), child(INF, 0)]), (0, INF, 1, 5));
+        assert_eq!(numbers(&[child(0, INF), child(0, INF)]), (INF, 0, 0, INF));
+        assert_eq!(numbers(&[child(INF - 1, 3), child(INF - 1, 3)]).1, INF - 1);
+    }
+}

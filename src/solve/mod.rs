@@ -1,0 +1,344 @@
+//! `breakthrough solve`: who wins a Breakthrough position with perfect play, proven.
+//!
+//! A depth-first proof-number search ([`dfpn`]) over a table shared by every thread
+//! ([`table`]), helped by what settles a position without search ([`knowledge`]: the
+//! end of the game, wins at once, the static win in two, races). With more than one
+//! thread (or when every root move's value is asked for) the root's moves are jobs that
+//! the threads take in turn, sharing the table; a job that proves a win ends the others.
+//! The proof can be written as a strategy the rules alone can check ([`certificate`]).
+
+mod certificate;
+mod dfpn;
+mod knowledge;
+mod table;
+
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+pub(crate) use certificate::{Certificate, CertificateError, Verified};
+use dfpn::{Stop, Worker};
+use table::{Entry, Table};
+
+use crate::rulesets::breakthrough::{Color, Move, Position};
+use crate::search::tt::TableError;
+
+/// What a solve may use.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub(crate) threads: usize,
+    pub(crate) hash_megabytes: usize,
+    pub(crate) time_limit: Option<Duration>,
+    /// Prove the value of every root move, not just one winning move.
+    pub(crate) all_moves: bool,
+    /// Build the winning strategy once the value is proven.
+    pub(crate) certificate: bool,
+    /// A progress line on stderr each second (where stderr is a terminal).
+    pub(crate) progress: bool,
+}
+
+/// The value of one root move: who wins after it (`None`: not proven).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveValue {
+    pub(crate) m: Move,
+    pub(crate) winner: Option<Color>,
+}
+
+/// What a solve found.
+#[derive(Debug)]
+pub(crate) struct Solution {
+    pub(crate) root: Position,
+    /// Who wins with perfect play; `None` when not proven within the limits.
+    pub(crate) winner: Option<Color>,
+    /// A winning move for the side to move, when it wins (and the game is not over).
+    pub(crate) best: Option<Move>,
+    /// With `all_moves`: every root move's value.
+    pub(crate) moves: Vec<MoveValue>,
+    /// Proof and disproof numbers at the root at the end.
+    pub(crate) numbers: (u32, u32),
+    pub(crate) nodes: u64,
+    pub(crate) seconds: f64,
+    /// The winning strategy, when asked for and proven.
+    pub(crate) certificate: Option<Certificate>,
+    pub(crate) certificate_seconds: f64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SolveError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("cannot build the certificate: {0}")]
+    Certificate(#[from] CertificateError),
+}
+
+/// Proves the value of `root`, within `settings`, until `stop` is set.
+pub(crate) fn solve(
+    root: Position,
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Result<Solution, SolveError> {
+    let start = Instant::now();
+    let table = Table::new(settings.hash_megabytes)?;
+    let nodes = AtomicU64::new(0);
+    let done = AtomicBool::new(false);
+    let deadline = settings.time_limit.map(|t| start + t);
+    let roots: Vec<(Move, Position)> = root
+        .legal_moves()
+        .iter()
+        .map(|&m| (m, root.child(m)))
+        .collect();
+    let finished = AtomicBool::new(false);
+
+    let (entry, moves) = std::thread::scope(|scope| {
+        if settings.progress && std::io::stderr().is_terminal() {
+            scope.spawn(|| report(&table, &roots, &nodes, &finished, start));
+        }
+        let result = if settings.threads <= 1 && !settings.all_moves {
+            let mut worker = Worker::new(
+                &table,
+                Stop {
+                    flag: stop,
+                    done: &done,
+                    deadline,
+                },
+                &nodes,
+            );
+            (worker.solve(&root), Vec::new())
+        } else {
+            solve_jobs(
+                &root,
+                &roots,
+                settings,
+                &table,
+                Stop {
+                    flag: stop,
+                    done: &done,
+                    deadline,
+                },
+                &nodes,
+            )
+        };
+        finished.store(true, Relaxed);
+        result
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let us = root.side_to_move();
+    let winner = match (entry.phi, entry.delta) {
+        (0, _) => Some(us),
+        (_, 0) => Some(us.opponent()),
+        _ => None,
+    };
+    let best = if entry.phi == 0 {
+        Move::from_bits(entry.best)
+    } else {
+        None
+    };
+    let mut solution = Solution {
+        root,
+        winner,
+        best,
+        moves,
+        numbers: (entry.phi, entry.delta),
+        nodes: nodes.load(Relaxed),
+        seconds,
+        certificate: None,
+        certificate_seconds: 0.0,
+    };
+    if settings.certificate
+        && let Some(winner) = winner
+    {
+        let begin = Instant::now();
+        let (flag, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let mut worker = Worker::new(
+            &table,
+            Stop {
+                flag: &flag,
+                done: &done,
+                deadline: None,
+            },
+            &nodes,
+        );
+        solution.certificate = Some(Certificate::build(root, winner, &table, &mut worker)?);
+        solution.certificate_seconds = begin.elapsed().as_secs_f64();
+        solution.nodes = nodes.load(Relaxed);
+    }
+    Ok(solution)
+}
+
+/// The root's moves as jobs for `settings.threads` threads; the root's numbers, and each
+/// move's value when every one is asked for.
+fn solve_jobs(
+    root: &Position,
+    roots: &[(Move, Position)],
+    settings: &Settings,
+    table: &Table,
+    stop: Stop,
+    nodes: &AtomicU64,
+) -> (Entry, Vec<MoveValue>) {
+    if let Some(known) = knowledge::judge(root)
+        && (!settings.all_moves || roots.is_empty())
+    {
+        return (dfpn::settled(known), Vec::new());
+    }
+    // The most promising moves first: those leaving the opponent least to refute.
+    let mut order: Vec<usize> = (0..roots.len()).collect();
+    order.sort_by_key(|&i| child_numbers(table, &roots[i].1).0.1);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Entry>>> = Mutex::new(vec![None; roots.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..settings.threads.max(1) {
+            scope.spawn(|| {
+                let mut worker = Worker::new(
+                    table,
+                    Stop {
+                        flag: stop.flag,
+                        done: stop.done,
+                        deadline: stop.deadline,
+                    },
+                    nodes,
+                );
+                loop {
+                    let k = next.fetch_add(1, Relaxed);
+                    if k >= order.len() || worker.stopped() {
+                        break;
+                    }
+                    let i = order[k];
+                    let entry = worker.solve(&roots[i].1);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(entry);
+                    }
+                    // The child's mover loses: this move wins, and the root is proven.
+                    if entry.delta == 0 && !settings.all_moves {
+                        stop.done.store(true, Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let us = root.side_to_move();
+    let moves: Vec<MoveValue> = roots
+        .iter()
+        .zip(&results)
+        .map(|(&(m, _), e)| MoveValue {
+            m,
+            winner: match e {
+                Some(e) if e.delta == 0 => Some(us),
+                Some(e) if e.phi == 0 => Some(us.opponent()),
+                _ => None,
+            },
+        })
+        .collect();
+    let entry = match moves.iter().find(|v| v.winner == Some(us)) {
+        Some(v) => Entry {
+            phi: 0,
+            delta: table::INF,
+            best: v.m.to_bits(),
+            work: 0,
+        },
+        None if !moves.is_empty() && moves.iter().all(|v| v.winner == Some(us.opponent())) => {
+            Entry {
+                phi: table::INF,
+                delta: 0,
+                best: 0,
+                work: 0,
+            }
+        }
+        // Not every move proven, or none at all (then the game is over).
+        None => match knowledge::judge(root) {
+            Some(known) if moves.is_empty() => dfpn::settled(known),
+            _ => {
+                let ((phi, delta), _) = root_numbers(table, roots);
+                Entry {
+                    phi,
+                    delta,
+                    best: 0,
+                    work: 0,
+                }
+            }
+        },
+    };
+    (
+        entry,
+        if settings.all_moves {
+            moves
+        } else {
+            Vec::new()
+        },
+    )
+}
+
+/// A child's numbers from the table, or its first estimate; and whether it was found.
+fn child_numbers(table: &Table, pos: &Position) -> ((u32, u32), bool) {
+    match table.get(pos.hash()) {
+        Some(e) => ((e.phi, e.delta), true),
+        None => match knowledge::judge(pos) {
+            Some(k) => {
+                let e = dfpn::settled(k);
+                ((e.phi, e.delta), true)
+            }
+            None => (knowledge::initial(pos), false),
+        },
+    }
+}
+
+/// The root's numbers as its children's entries make them.
+fn root_numbers(table: &Table, roots: &[(Move, Position)]) -> ((u32, u32), usize) {
+    let mut phi = table::INF;
+    let mut sum = 0u64;
+    let mut settled = 0;
+    for (_, pos) in roots {
+        let ((p, d), _) = child_numbers(table, pos);
+        phi = phi.min(d);
+        sum += u64::from(p);
+        settled += usize::from(p == 0 || d == 0);
+    }
+    let delta = if phi == 0 {
+        table::INF
+    } else {
+        sum.min(u64::from(table::INF)) as u32
+    };
+    ((phi, delta), settled)
+}
+
+/// A progress line on stderr each second until `finished`.
+fn report(
+    table: &Table,
+    roots: &[(Move, Position)],
+    nodes: &AtomicU64,
+    finished: &AtomicBool,
+    start: Instant,
+) {
+    let mut last = Instant::now();
+    while !finished.load(Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        if last.elapsed() < Duration::from_secs(1) {
+            continue;
+        }
+        last = Instant::now();
+        let ((phi, delta), settled) = root_numbers(table, roots);
+        let n = nodes.load(Relaxed);
+        let seconds = start.elapsed().as_secs_f64();
+        eprint!(
+            "\r{:.0} s: proof {phi}, disproof {delta}, root moves settled {settled}/{}, {n} nodes, {:.0} nodes/s, table {}%   ",
+            seconds,
+            roots.len(),
+            n as f64 / seconds.max(1e-9),
+            table.permille_full() / 10
+        );
+        let _ = std::io::stderr().flush();
+    }
+    eprint!("\r{:100}\r", "");
+}
+
+/// The most memory the process has held, in MB, where the system says.
+pub(crate) fn peak_megabytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes / 1024)
+}
+
+#[cfg(test)]
+mod tests;

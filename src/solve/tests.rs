@@ -1,0 +1,214 @@
+//! The solver against plain exhaustive minimax on the boards minimax can settle, both
+//! rule sets; its knowledge against minimax on positions of random games; certificates
+//! checked, and corrupted ones refused.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::knowledge::{self, Known};
+use super::*;
+use crate::rng::Rng;
+use crate::rulesets::breakthrough::{DiagonalStep, Geometry};
+
+/// True if the side to move wins with perfect play: plain minimax over the whole tree,
+/// with a table of positions already settled.
+fn wins(pos: &Position, memo: &mut HashMap<[u8; Position::BYTES], bool>) -> bool {
+    if let Some(outcome) = pos.outcome() {
+        return outcome.winner == Some(pos.side_to_move());
+    }
+    let key = pos.to_bytes();
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    // A move that wins at once ends the game: the rules' own verdict, no search needed.
+    let w = pos.winning_move().is_some()
+        || pos
+            .legal_moves()
+            .iter()
+            .any(|&m| !wins(&pos.child(m), memo));
+    memo.insert(key, w);
+    w
+}
+
+fn settings(threads: usize, all_moves: bool) -> Settings {
+    Settings {
+        threads,
+        hash_megabytes: 16,
+        time_limit: None,
+        all_moves,
+        certificate: true,
+        progress: false,
+    }
+}
+
+/// (4x5 takes seconds: tests/solve.rs, optimised, has it.)
+const SMALL: [(u8, u8); 4] = [(3, 4), (4, 4), (3, 5), (5, 4)];
+
+#[test]
+fn small_boards_agree_with_minimax_and_their_proofs_check() {
+    for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+        for (files, ranks) in SMALL {
+            let root = Position::start(diagonal, Geometry::get(files, ranks).unwrap());
+            let mut memo = HashMap::new();
+            let side_wins = wins(&root, &mut memo);
+            let expected = if side_wins {
+                Color::White
+            } else {
+                Color::Black
+            };
+            for (threads, all_moves) in [(1, false), (2, false), (1, true), (2, true)] {
+                let what = format!(
+                    "{diagonal:?} {files}x{ranks}, {threads} threads, all moves {all_moves}"
+                );
+                let s =
+                    solve(root, &settings(threads, all_moves), &AtomicBool::new(false)).unwrap();
+                assert_eq!(s.winner, Some(expected), "{what}");
+                match s.best {
+                    Some(m) => {
+                        assert!(side_wins && !wins(&root.child(m), &mut memo), "{what}: {m}")
+                    }
+                    None => assert!(!side_wins, "{what}: no winning move given"),
+                }
+                if all_moves {
+                    assert_eq!(s.moves.len(), root.legal_moves().len(), "{what}");
+                    for v in &s.moves {
+                        let mover_wins = !wins(&root.child(v.m), &mut memo);
+                        let winner = if mover_wins {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        assert_eq!(v.winner, Some(winner), "{what}: {}", v.m);
+                    }
+                }
+                let certificate = s.certificate.expect("a certificate");
+                let checked = certificate.verify().unwrap();
+                assert_eq!((checked.winner, checked.unused), (expected, 0), "{what}");
+                let again = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
+                assert_eq!(again.verify().unwrap(), checked, "{what}");
+            }
+        }
+    }
+}
+
+/// Positions along random games of small boards: whatever the knowledge settles,
+/// minimax confirms (and a winning move it names wins).
+#[test]
+fn knowledge_agrees_with_minimax() {
+    let mut rng = Rng::new(11);
+    let mut settled = [0usize; 2];
+    for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+        for (files, ranks) in [(4, 5), (5, 4), (3, 6), (6, 4)] {
+            let mut memo = HashMap::new();
+            for _ in 0..60 {
+                let mut pos = Position::start(diagonal, Geometry::get(files, ranks).unwrap());
+                let plies = 4 + rng.below(6);
+                for _ in 0..plies {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+                let mut line = pos;
+                while line.outcome().is_none() {
+                    match knowledge::judge(&line) {
+                        Some(Known::Win(m)) => {
+                            assert!(wins(&line, &mut memo), "{line:?}");
+                            if let Some(m) = m {
+                                assert!(!wins(&line.child(m), &mut memo), "{line:?} {m}");
+                            }
+                            settled[0] += 1;
+                        }
+                        Some(Known::Loss) => {
+                            assert!(!wins(&line, &mut memo), "{line:?}");
+                            settled[1] += 1;
+                        }
+                        None => {}
+                    }
+                    let moves = line.legal_moves();
+                    line.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+    }
+    assert!(settled[0] > 200 && settled[1] > 100, "{settled:?}");
+}
+
+#[test]
+fn a_corrupted_proof_is_refused() {
+    let root = Position::start(DiagonalStep::Free, Geometry::get(3, 5).unwrap());
+    let s = solve(root, &settings(1, false), &AtomicBool::new(false)).unwrap();
+    let bytes = s.certificate.unwrap().to_bytes();
+    assert!(Certificate::from_bytes(&bytes).unwrap().verify().is_ok());
+    let header = bytes.windows(2).position(|w| w == b"\n\n").unwrap() + 2;
+    let records = (bytes.len() - header) / (Position::BYTES + 2);
+    assert!(records > 3, "{records}");
+    let check = |b: &[u8]| Certificate::from_bytes(b).and_then(|c| c.verify());
+
+    // Cut short.
+    assert!(matches!(
+        check(&bytes[..bytes.len() - 1]),
+        Err(CertificateError::Size { .. })
+    ));
+    // Each record's move changed to each other legal move: refused unless that move also
+    // wins within the strategy (minimax says which moves win).
+    let mut refused = 0;
+    let mut memo = HashMap::new();
+    // A dozen records spread over the file.
+    for r in (0..records).step_by(records.div_ceil(12)) {
+        let at = header + r * (Position::BYTES + 2);
+        let pos =
+            Position::from_bytes(&bytes[at..at + Position::BYTES], DiagonalStep::Free).unwrap();
+        for &m in pos.legal_moves().iter() {
+            let mut b = bytes.clone();
+            b[at + Position::BYTES..at + Position::BYTES + 2]
+                .copy_from_slice(&m.to_bits().to_le_bytes());
+            if check(&b).is_err() {
+                refused += 1;
+            } else {
+                assert!(
+                    !wins(&pos.child(m), &mut memo),
+                    "{pos:?}: {m} accepted, but it loses"
+                );
+            }
+        }
+        // An illegal move.
+        let mut b = bytes.clone();
+        b[at + Position::BYTES..at + Position::BYTES + 2]
+            .copy_from_slice(&(9u16 << 6).to_le_bytes());
+        assert!(check(&b).is_err());
+    }
+    assert!(refused > 0);
+    // The other winner; another position; not a proof at all.
+    let text = String::from_utf8_lossy(&bytes[..header]).into_owned();
+    let other = if text.contains("winner white") {
+        ("winner white", "winner black")
+    } else {
+        ("winner black", "winner white")
+    };
+    let mut b = text.replace(other.0, other.1).into_bytes();
+    b.extend_from_slice(&bytes[header..]);
+    assert!(check(&b).is_err());
+    let fen_line = text.lines().find(|l| l.starts_with("fen ")).unwrap();
+    let mut b = text.replace(fen_line, "fen 3/P2/3/2p/3 w").into_bytes();
+    b.extend_from_slice(&bytes[header..]);
+    assert!(check(&b).is_err());
+    assert_eq!(
+        check(b"hello\n\n\n\n\n\n").unwrap_err(),
+        CertificateError::NotProof
+    );
+    assert_eq!(check(b"").unwrap_err(), CertificateError::NotProof);
+}
+
+#[test]
+fn a_time_limit_stops_an_unsolvable_search() {
+    let root = Position::startpos(DiagonalStep::Free);
+    let mut s = settings(2, false);
+    s.time_limit = Some(std::time::Duration::from_millis(300));
+    let start = std::time::Instant::now();
+    let solution = solve(root, &s, &AtomicBool::new(false)).unwrap();
+    assert!(start.elapsed().as_secs_f64() < 5.0);
+    assert_eq!((solution.winner, solution.best), (None, None));
+    assert!(solution.certificate.is_none());
+}

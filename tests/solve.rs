@@ -1,0 +1,200 @@
+//! `breakthrough solve` and `verify-proof` through the real binary: answers against plain
+//! minimax written here with the public rules, the published 5x5 result, proofs checked
+//! and corrupted ones refused, and bad arguments.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use breakthrough::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn one_error_line(out: &Output) -> String {
+    assert!(!out.status.success());
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(out.stdout.is_empty());
+    text
+}
+
+fn temporary(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bt-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Plain minimax: does the side to move win?
+fn wins(pos: &Position, memo: &mut HashMap<[u8; Position::BYTES], bool>) -> bool {
+    if let Some(outcome) = pos.outcome() {
+        return outcome.winner == Some(pos.side_to_move());
+    }
+    if let Some(&w) = memo.get(&pos.to_bytes()) {
+        return w;
+    }
+    // A move that wins at once ends the game: the rules' own verdict, no search needed.
+    let w = pos.winning_move().is_some()
+        || pos
+            .legal_moves()
+            .iter()
+            .any(|&m| !wins(&pos.child(m), memo));
+    memo.insert(pos.to_bytes(), w);
+    w
+}
+
+#[test]
+fn small_boards_proven_as_minimax_says_and_the_proofs_check() {
+    for (variant, diagonal) in [
+        ("breakthrough", DiagonalStep::Free),
+        ("capture-only", DiagonalStep::CaptureOnly),
+    ] {
+        for board in ["3x4", "4x4", "3x5", "4x5", "5x4"] {
+            let (files, ranks) = board.split_once('x').unwrap();
+            let root = Position::start(
+                diagonal,
+                Geometry::get(files.parse().unwrap(), ranks.parse().unwrap()).unwrap(),
+            );
+            let mut memo = HashMap::new();
+            let expected = if wins(&root, &mut memo) {
+                "white"
+            } else {
+                "black"
+            };
+            let proof = temporary(&format!("{variant}-{board}.proof"));
+            let proof_arg = proof.to_str().unwrap();
+            let out = json(&run(&[
+                "solve",
+                "--variant",
+                variant,
+                "--board",
+                board,
+                "--json",
+                "--all-moves",
+                "--certificate",
+                proof_arg,
+            ]));
+            assert_eq!(out["winner"], expected, "{variant} {board}: {out}");
+            assert_eq!(out["fen"], root.to_fen());
+            assert!(out["nodes"].as_u64().unwrap() > 0 && out["seconds"].as_f64().is_some());
+            let moves = out["moves"].as_array().unwrap();
+            assert_eq!(moves.len(), root.legal_moves().len());
+            for v in moves {
+                let m = root.parse_move(v["move"].as_str().unwrap()).unwrap();
+                let white_wins_after = !wins(&root.child(m), &mut memo);
+                assert_eq!(
+                    v["winner"],
+                    if white_wins_after { "white" } else { "black" },
+                    "{variant} {board} {v}"
+                );
+            }
+            match out["move"].as_str() {
+                Some(m) => assert!(
+                    expected == "white"
+                        && !wins(&root.child(root.parse_move(m).unwrap()), &mut memo)
+                ),
+                None => assert_eq!(expected, "black"),
+            }
+            let checked = json(&run(&["verify-proof", "--json", proof_arg]));
+            assert_eq!(
+                (&checked["valid"], &checked["winner"]),
+                (&Value::Bool(true), &Value::from(expected))
+            );
+            assert_eq!(
+                checked["longest_plies"],
+                out["certificate"]["longest_plies"]
+            );
+
+            // One byte of a move changed: refused with one error line, or (rarely) the
+            // changed move wins too; never a crash.
+            let mut bytes = std::fs::read(&proof).unwrap();
+            let last = bytes.len() - 2;
+            bytes[last] ^= 0x41;
+            let corrupt = temporary(&format!("{variant}-{board}.bad"));
+            std::fs::write(&corrupt, &bytes).unwrap();
+            let out = run(&["verify-proof", corrupt.to_str().unwrap()]);
+            if !out.status.success() {
+                assert!(one_error_line(&out).contains("not a valid proof"));
+            }
+            bytes.truncate(bytes.len() - 5);
+            std::fs::write(&corrupt, &bytes).unwrap();
+            assert!(
+                one_error_line(&run(&["verify-proof", corrupt.to_str().unwrap()]))
+                    .contains("not a valid proof")
+            );
+        }
+    }
+}
+
+/// Published: 5x5 Breakthrough is a win for the second player.
+#[test]
+fn five_by_five_is_a_second_player_win() {
+    let out = json(&run(&["solve", "--board", "5x5", "--json"]));
+    assert_eq!(out["winner"], "black", "{out}");
+    assert_eq!(out["move"], Value::Null);
+}
+
+#[test]
+fn a_time_limit_gives_an_unproven_answer() {
+    let start = std::time::Instant::now();
+    let out = json(&run(&[
+        "solve",
+        "--json",
+        "--time-limit",
+        "0.5",
+        "--hash",
+        "64",
+    ]));
+    assert!(start.elapsed().as_secs() < 10);
+    assert_eq!((&out["winner"], &out["move"]), (&Value::Null, &Value::Null));
+    let text = run(&[
+        "solve",
+        "--time-limit",
+        "0.3",
+        "--hash",
+        "64",
+        "--certificate",
+        temporary("none").to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("not proven"));
+    assert!(!temporary("none").exists());
+}
+
+#[test]
+fn bad_arguments_and_files() {
+    for (args, code) in [
+        (&["solve", "--board", "9x9"][..], 2),
+        (&["solve", "--board", "5"][..], 2),
+        (&["solve", "--time-limit", "0"][..], 2),
+        (&["solve", "--fen", "4/4/4/4 w", "--board", "4x4"][..], 2),
+        (&["solve", "--variant", "doorbraak"][..], 1),
+        (&["solve", "--variant", "chess"][..], 2),
+        (&["solve", "--fen", "not a fen"][..], 1),
+        (&["verify-proof", "/nonexistent/proof"][..], 1),
+        (&["verify-proof", "Cargo.toml"][..], 1),
+    ] {
+        let out = run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        one_error_line(&out);
+    }
+}

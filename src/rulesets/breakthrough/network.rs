@@ -26,7 +26,7 @@ pub(crate) fn feature(perspective: Color, color: Color, square: Square) -> usize
 /// The network files built into the binary (`nets/`, whose README says how each was
 /// made), by rule set: standard, capture-only. Each is for the 8x8 board.
 const BUILT_IN: [Option<&[u8]>; 2] = [
-    Some(include_bytes!("../../../nets/breakthrough-01d098b1.nnue")),
+    Some(include_bytes!("../../../nets/breakthrough-d977994e.nnue")),
     Some(include_bytes!("../../../nets/capture-only-ea09baec.nnue")),
 ];
 

@@ -42,6 +42,7 @@ pub(crate) fn settled(known: Known) -> Entry {
 }
 
 /// When to give up.
+#[derive(Clone, Copy)]
 pub(crate) struct Stop<'a> {
     /// Set by the caller (or by a worker at the deadline): every worker stops.
     pub(crate) flag: &'a AtomicBool,

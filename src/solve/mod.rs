@@ -94,30 +94,15 @@ pub(crate) fn solve(
         if settings.progress && std::io::stderr().is_terminal() {
             scope.spawn(|| report(&table, &roots, &nodes, &finished, start));
         }
+        let limits = Stop {
+            flag: stop,
+            done: &done,
+            deadline,
+        };
         let result = if settings.threads <= 1 && !settings.all_moves {
-            let mut worker = Worker::new(
-                &table,
-                Stop {
-                    flag: stop,
-                    done: &done,
-                    deadline,
-                },
-                &nodes,
-            );
-            (worker.solve(&root), Vec::new())
+            (Worker::new(&table, limits, &nodes).solve(&root), Vec::new())
         } else {
-            solve_jobs(
-                &root,
-                &roots,
-                settings,
-                &table,
-                Stop {
-                    flag: stop,
-                    done: &done,
-                    deadline,
-                },
-                &nodes,
-            )
+            solve_jobs(&root, &roots, settings, &table, limits, &nodes)
         };
         finished.store(true, Relaxed);
         result
@@ -189,15 +174,7 @@ fn solve_jobs(
     std::thread::scope(|scope| {
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
-                let mut worker = Worker::new(
-                    table,
-                    Stop {
-                        flag: stop.flag,
-                        done: stop.done,
-                        deadline: stop.deadline,
-                    },
-                    nodes,
-                );
+                let mut worker = Worker::new(table, stop, nodes);
                 loop {
                     let k = next.fetch_add(1, Relaxed);
                     if k >= order.len() || worker.stopped() {

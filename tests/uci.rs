@@ -635,6 +635,10 @@ fn nothing_wedges_the_engine() {
             "{go}"
         );
     }
+    // The last search has answered, but its thread may still be ending: a `go` sent
+    // then would wait in the backlog, and a `quit` behind it waits for it by design
+    // (commands run in order). Let it end, so that `quit` meets a running perft.
+    std::thread::sleep(Duration::from_millis(300));
     e.send("go perft 12");
     e.send("quit");
     let start = Instant::now();

@@ -78,18 +78,7 @@ fn diagonal_of(variant: Variant) -> Option<DiagonalStep> {
 }
 
 fn color_name(c: Option<Color>) -> Value {
-    match c {
-        Some(Color::White) => json!("white"),
-        Some(Color::Black) => json!("black"),
-        None => Value::Null,
-    }
-}
-
-fn title(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
+    c.map_or(Value::Null, |c| json!(c.to_string()))
 }
 
 pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
@@ -200,7 +189,7 @@ fn print_solution(
         s.root.ranks()
     );
     match s.winner {
-        Some(w) => println!("winner    {} (proven)", title(w)),
+        Some(w) => println!("winner    {} (proven)", w.name()),
         None => println!(
             "winner    not proven within the limits (proof number {}, disproof number {})",
             s.numbers.0, s.numbers.1
@@ -282,7 +271,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> ExitCode {
             } else {
                 println!(
                     "valid: {} wins from {}; {} positions ({} unused), every line checked; the loser lasts at most {} plies",
-                    title(v.winner),
+                    v.winner.name(),
                     v.root.to_fen(),
                     v.positions,
                     v.unused,

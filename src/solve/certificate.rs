@@ -74,13 +74,6 @@ fn variant_name(diagonal: DiagonalStep) -> &'static str {
     }
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 impl Certificate {
     /// The strategy for `winner` from `root`, read from the solver's table; positions
     /// whose proof the table has lost are proven again by `worker`.
@@ -115,7 +108,7 @@ impl Certificate {
             "{MAGIC}\nvariant {}\nfen {}\nwinner {}\npositions {}\n\n",
             variant_name(self.root.diagonal_step()),
             self.root.to_fen(),
-            color_name(self.winner),
+            self.winner,
             self.moves.len()
         )
         .into_bytes();

@@ -198,3 +198,101 @@ fn bad_arguments_and_files() {
         one_error_line(&out);
     }
 }
+
+/// `solve --split` lists jobs; each run as its own process, their answers merged give
+/// plain minimax's value of the whole (4x5, both rule sets, split one and two plies
+/// down); a job left out leaves the root open and is named; bad answer files are refused
+/// with one line naming the line.
+#[test]
+fn jobs_run_as_separate_processes_and_merged() {
+    for (variant, diagonal) in [
+        ("breakthrough", DiagonalStep::Free),
+        ("capture-only", DiagonalStep::CaptureOnly),
+    ] {
+        let start = Position::start(diagonal, Geometry::get(4, 5).unwrap());
+        let white_wins = wins(&start, &mut HashMap::new());
+        for depth in ["1", "2"] {
+            let base = [
+                "solve",
+                "--variant",
+                variant,
+                "--board",
+                "4x5",
+                "--split",
+                depth,
+            ];
+            let out = run(&base);
+            assert!(out.status.success());
+            let jobs: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            assert!(jobs.len() > 1, "{variant} depth {depth}: {jobs:?}");
+            let mut answers = String::new();
+            for fen in &jobs {
+                let out = run(&[
+                    "solve",
+                    "--variant",
+                    variant,
+                    "--fen",
+                    fen,
+                    "--threads",
+                    "1",
+                    "--hash",
+                    "16",
+                    "--json",
+                ]);
+                assert!(out.status.success());
+                answers.push_str(&String::from_utf8_lossy(&out.stdout));
+            }
+            let file = temporary(&format!("answers-{variant}-{depth}.jsonl"));
+            std::fs::write(&file, &answers).unwrap();
+            let merged = json(&run(&[
+                &base[..],
+                &["--merge", file.to_str().unwrap(), "--json"],
+            ]
+            .concat()));
+            let expected = if white_wins { "white" } else { "black" };
+            assert_eq!(merged["winner"], expected, "{variant} depth {depth}");
+            assert_eq!(merged["jobs_read"], jobs.len());
+            assert_eq!(merged["open_jobs"].as_array().unwrap().len(), 0);
+            // Without the first job's answer: open, and that job named, unless not needed.
+            let rest: String = answers.lines().skip(1).map(|l| format!("{l}\n")).collect();
+            std::fs::write(&file, rest).unwrap();
+            let partial = json(&run(&[
+                &base[..],
+                &["--merge", file.to_str().unwrap(), "--json"],
+            ]
+            .concat()));
+            if partial["winner"].is_null() {
+                assert_eq!(partial["open_jobs"][0], jobs[0].as_str());
+            } else {
+                assert_eq!(partial["winner"], expected);
+            }
+        }
+    }
+    let file = temporary("bad-answers.jsonl");
+    for (text, says) in [
+        ("{\"fen\": \"4/4\"}\n", ":1: no 'variant'"),
+        (
+            "\n{\"variant\": \"capture-only\"}\n",
+            ":2: a capture-only answer",
+        ),
+        ("not json\n", ":1: not JSON"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let out = run(&[
+            "solve",
+            "--board",
+            "4x5",
+            "--split",
+            "1",
+            "--merge",
+            file.to_str().unwrap(),
+        ]);
+        let line = one_error_line(&out);
+        assert!(line.contains(says), "{line}");
+    }
+    let out = run(&["solve", "--board", "4x5", "--merge", "x.jsonl"]);
+    assert!(!out.status.success(), "--merge needs --split");
+}

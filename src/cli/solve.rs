@@ -1,5 +1,6 @@
 //! `solve` and `verify-proof` on the command line.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -42,6 +43,15 @@ pub(super) struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Solve nothing: print the positions DEPTH plies down that are left to solve, one FEN
+    /// a line, as independent jobs (`solve --fen FEN --json` each).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=6),
+          conflicts_with_all = ["all_moves", "certificate"])]
+    split: Option<u32>,
+    /// With --split: settle the position from the jobs' answers in FILE (the JSON lines
+    /// of their `solve --json` runs; `-` reads standard input).
+    #[arg(long, value_name = "FILE", requires = "split")]
+    merge: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -99,6 +109,16 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
         },
         (None, None) => Position::startpos(diagonal),
     };
+    match (args.split, &args.merge) {
+        (Some(depth), None) => {
+            for job in solve::jobs::split(&root, depth) {
+                println!("{}", job.to_fen());
+            }
+            return ExitCode::SUCCESS;
+        }
+        (Some(depth), Some(path)) => return run_merge(&args, root, depth, path),
+        _ => {}
+    }
     let settings = Settings {
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -237,6 +257,118 @@ fn print_solution(
     } else if args.certificate.is_some() {
         println!("proof     none written: nothing proven");
     }
+}
+
+/// `solve --split D --merge FILE`: the root's value from the jobs' answers.
+fn run_merge(args: &SolveArgs, root: Position, depth: u32, path: &std::path::Path) -> ExitCode {
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => return fail(format_args!("cannot read {}: {e}", path.display())),
+    };
+    let mut answers = HashMap::new();
+    let (mut nodes, mut seconds) = (0u64, 0f64);
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = match read_answer(line, args.variant, root.diagonal_step()) {
+            Ok(a) => a,
+            Err(e) => {
+                return fail(format_args!("{}:{}: {e}", path.display(), number + 1));
+            }
+        };
+        nodes += answer.nodes;
+        seconds += answer.seconds;
+        // A job run twice (a retry) counts once proven.
+        let known: &mut Option<Color> = answers.entry(answer.hash).or_default();
+        *known = known.or(answer.winner);
+    }
+    let merged = solve::jobs::merge(&root, depth, &answers);
+    let open: Vec<String> = merged.open.iter().map(Position::to_fen).collect();
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "fen": root.to_fen(),
+                "variant": args.variant.name(),
+                "board": format!("{}x{}", root.files(), root.ranks()),
+                "winner": color_name(merged.winner),
+                "move": merged.best.map(|m| m.to_string()),
+                "nodes": nodes,
+                "seconds": (seconds * 1000.0).round() / 1000.0,
+                "jobs_read": answers.len(),
+                "open_jobs": open,
+            })
+        );
+    } else {
+        println!("position  {}", root.to_fen());
+        println!(
+            "variant   {} ({}x{})",
+            args.variant,
+            root.files(),
+            root.ranks()
+        );
+        match merged.winner {
+            Some(w) => println!("winner    {} (proven by the jobs' answers)", w.name()),
+            None => println!(
+                "winner    not proven: {} needed jobs missing or unproven",
+                open.len()
+            ),
+        }
+        if let Some(m) = merged.best {
+            println!("move      {m} wins");
+        }
+        println!(
+            "jobs      {} answers read, {nodes} nodes, {seconds:.3} s in all",
+            answers.len()
+        );
+        for fen in &open {
+            println!("open      {fen}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// One job's answer, as `solve --json` printed it.
+struct Answer {
+    hash: u64,
+    winner: Option<Color>,
+    nodes: u64,
+    seconds: f64,
+}
+
+fn read_answer(line: &str, variant: Variant, diagonal: DiagonalStep) -> Result<Answer, String> {
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let field = |name: &str| value.get(name).ok_or_else(|| format!("no '{name}'"));
+    let named = field("variant")?.as_str().ok_or("'variant' is not text")?;
+    if named != variant.name() {
+        return Err(format!("a {named} answer, not {}", variant.name()));
+    }
+    let fen = field("fen")?.as_str().ok_or("'fen' is not text")?;
+    let pos = Position::from_fen(fen, diagonal).map_err(|e| format!("bad FEN: {e}"))?;
+    let winner = match field("winner")? {
+        Value::Null => None,
+        Value::String(s) if s == "white" => Some(Color::White),
+        Value::String(s) if s == "black" => Some(Color::Black),
+        other => {
+            return Err(format!(
+                "'winner' is {other}, not \"white\", \"black\" or null"
+            ));
+        }
+    };
+    Ok(Answer {
+        hash: pos.hash(),
+        winner,
+        nodes: field("nodes")?.as_u64().ok_or("'nodes' is not a count")?,
+        seconds: field("seconds")?
+            .as_f64()
+            .ok_or("'seconds' is not a number")?,
+    })
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: a

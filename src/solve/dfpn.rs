@@ -44,9 +44,10 @@ pub(crate) fn settled(known: Known) -> Entry {
 /// When to give up.
 #[derive(Clone, Copy)]
 pub(crate) struct Stop<'a> {
-    /// Set by the caller (or by a worker at the deadline): every worker stops.
+    /// Set by the caller: every worker stops.
     pub(crate) flag: &'a AtomicBool,
-    /// Set when the answer is known: workers on other parts of the problem stop.
+    /// Set when the answer is known (workers on other parts of the problem stop) or at
+    /// the deadline.
     pub(crate) done: &'a AtomicBool,
     pub(crate) deadline: Option<Instant>,
 }
@@ -59,6 +60,8 @@ pub(crate) struct Worker<'a> {
     all_nodes: &'a AtomicU64,
     nodes: u64,
     unreported: u64,
+    /// Child lists to reuse.
+    lists: Vec<Vec<Child>>,
 }
 
 struct Child {
@@ -76,6 +79,7 @@ impl<'a> Worker<'a> {
             all_nodes,
             nodes: 0,
             unreported: 0,
+            lists: Vec::new(),
         }
     }
 
@@ -102,7 +106,8 @@ impl<'a> Worker<'a> {
         if self.unreported >= CHECK_EVERY {
             self.flush();
             if self.stop.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stop.flag.store(true, Relaxed);
+                // Not `flag`: that is the caller's, who may go on after the solve.
+                self.stop.done.store(true, Relaxed);
             }
         }
     }
@@ -117,8 +122,10 @@ impl<'a> Worker<'a> {
             return entry;
         }
         let start = self.nodes;
-        let mut children = self.expand(pos);
-        loop {
+        // Each depth's list is kept for the next node at that depth: no allocation.
+        let mut children = self.lists.pop().unwrap_or_default();
+        self.expand(pos, &mut children);
+        let entry = loop {
             let (phi, delta, best, second) = numbers(&children);
             if phi == 0 || delta == 0 || phi >= th_phi || delta >= th_delta || self.stopped() {
                 let entry = Entry {
@@ -132,7 +139,7 @@ impl<'a> Worker<'a> {
                     work: (self.nodes - start).min(u64::from(u32::MAX)) as u32,
                 };
                 self.table.store(pos.hash(), entry);
-                return entry;
+                break entry;
             }
             // The child may spend what keeps this node under its delta threshold, and
             // must give way once it is clearly worse than its next sibling.
@@ -151,38 +158,50 @@ impl<'a> Worker<'a> {
                 }
             }
             (children[best].phi, children[best].delta) = (entry.phi, entry.delta);
-        }
+        };
+        self.lists.push(children);
+        entry
     }
 
-    /// The moves worth searching, with their numbers: a move that lets the opponent win
-    /// at once is left out (none left: the position is lost).
-    fn expand(&mut self, pos: &Position) -> Vec<Child> {
-        let moves = pos.legal_moves();
-        let mut children = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let child = pos.child(m);
-            if child.winning_move().is_some() {
-                continue;
+    /// The moves worth searching, with their numbers, into `children`: a move that lets
+    /// the opponent win at once is left out (none left: the position is lost).
+    fn expand(&mut self, pos: &Position, children: &mut Vec<Child>) {
+        children.clear();
+        children.extend(pos.legal_moves().iter().map(|&m| Child {
+            m,
+            pos: pos.child(m),
+            phi: 0,
+            delta: 0,
+        }));
+        self.table.touch(children.iter().map(|c| c.pos.hash()));
+        children.retain_mut(|c| {
+            if c.pos.winning_move().is_some() {
+                return false;
             }
-            let (phi, delta) = match self.table.get(child.hash()) {
+            (c.phi, c.delta) = match self.table.get(c.pos.hash()) {
                 Some(e) => (e.phi, e.delta),
-                None => match knowledge::judge(&child) {
+                None => match knowledge::judge(&c.pos) {
                     Some(known) => {
                         let e = settled(known);
-                        self.table.store(child.hash(), e);
+                        self.table.store(c.pos.hash(), e);
                         (e.phi, e.delta)
                     }
-                    None => knowledge::initial(&child),
+                    None => {
+                        // Kept (at the lowest worth) for this node's next expansion.
+                        let (phi, delta) = knowledge::initial(&c.pos);
+                        let e = Entry {
+                            phi,
+                            delta,
+                            best: 0,
+                            work: 0,
+                        };
+                        self.table.store(c.pos.hash(), e);
+                        (phi, delta)
+                    }
                 },
             };
-            children.push(Child {
-                m,
-                pos: child,
-                phi,
-                delta,
-            });
-        }
-        children
+            true
+        });
     }
 }
 

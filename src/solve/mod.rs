@@ -6,9 +6,11 @@
 //! thread (or when every root move's value is asked for) the root's moves are jobs that
 //! the threads take in turn, sharing the table; a job that proves a win ends the others.
 //! The proof can be written as a strategy the rules alone can check ([`certificate`]).
+//! A solve too big for one machine splits into independent jobs ([`jobs`]).
 
 mod certificate;
 mod dfpn;
+pub(crate) mod jobs;
 mod knowledge;
 mod table;
 
@@ -19,7 +21,8 @@ use std::time::{Duration, Instant};
 
 pub(crate) use certificate::{Certificate, CertificateError, Verified};
 use dfpn::{Stop, Worker};
-use table::{Entry, Table};
+use table::Entry;
+pub(crate) use table::Table;
 
 use crate::rulesets::breakthrough::{Color, Move, Position};
 use crate::search::tt::TableError;
@@ -78,8 +81,20 @@ pub(crate) fn solve(
     settings: &Settings,
     stop: &AtomicBool,
 ) -> Result<Solution, SolveError> {
-    let start = Instant::now();
     let table = Table::new(settings.hash_megabytes)?;
+    solve_in(&table, root, settings, stop)
+}
+
+/// [`solve`] with a table of the caller's (its size setting unused): what earlier
+/// solves proved there is known at once. Positions of one board and rule set only: the
+/// table's keys do not tell the rule sets apart.
+pub(crate) fn solve_in(
+    table: &Table,
+    root: Position,
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Result<Solution, SolveError> {
+    let start = Instant::now();
     let nodes = AtomicU64::new(0);
     let done = AtomicBool::new(false);
     let deadline = settings.time_limit.map(|t| start + t);
@@ -92,7 +107,7 @@ pub(crate) fn solve(
 
     let (entry, moves) = std::thread::scope(|scope| {
         if settings.progress && std::io::stderr().is_terminal() {
-            scope.spawn(|| report(&table, &roots, &nodes, &finished, start));
+            scope.spawn(|| report(table, &roots, &nodes, &finished, start));
         }
         let limits = Stop {
             flag: stop,
@@ -100,9 +115,9 @@ pub(crate) fn solve(
             deadline,
         };
         let result = if settings.threads <= 1 && !settings.all_moves {
-            (Worker::new(&table, limits, &nodes).solve(&root), Vec::new())
+            (Worker::new(table, limits, &nodes).solve(&root), Vec::new())
         } else {
-            solve_jobs(&root, &roots, settings, &table, limits, &nodes)
+            solve_jobs(&root, &roots, settings, table, limits, &nodes)
         };
         finished.store(true, Relaxed);
         result
@@ -134,21 +149,41 @@ pub(crate) fn solve(
         && let Some(winner) = winner
     {
         let begin = Instant::now();
-        let (flag, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let done = AtomicBool::new(false);
         let mut worker = Worker::new(
-            &table,
+            table,
             Stop {
-                flag: &flag,
+                flag: stop,
                 done: &done,
                 deadline: None,
             },
             &nodes,
         );
-        solution.certificate = Some(Certificate::build(root, winner, &table, &mut worker)?);
+        solution.certificate = Some(Certificate::build(root, winner, table, &mut worker)?);
         solution.certificate_seconds = begin.elapsed().as_secs_f64();
         solution.nodes = nodes.load(Relaxed);
     }
     Ok(solution)
+}
+
+/// How many plies the loser can last at most from `root` against the winner's strategy
+/// that `table` proves, checked with the rules alone (a certificate built and verified);
+/// `None` if `stop` is set first or the table holds no proof.
+pub(crate) fn longest_line(
+    table: &Table,
+    root: Position,
+    winner: Color,
+    stop: &AtomicBool,
+) -> Option<u32> {
+    let (done, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+    let limits = Stop {
+        flag: stop,
+        done: &done,
+        deadline: None,
+    };
+    let mut worker = Worker::new(table, limits, &nodes);
+    let certificate = Certificate::build(root, winner, table, &mut worker).ok()?;
+    certificate.verify().ok().map(|v| v.longest)
 }
 
 /// The root's moves as jobs for `settings.threads` threads; the root's numbers, and each

@@ -1,8 +1,9 @@
 //! The solver's table: proof and disproof numbers of the positions met, shared by every
-//! thread without locks. An entry is three words, the first its key xored with the other
-//! two, so a read that meets an entry another thread is writing sees a wrong key and
-//! takes it for a miss. Entries live in buckets of four; a full bucket gives up the
-//! entry that cost least to compute, unproven ones before proven ones.
+//! thread without locks. An entry is two words: the numbers, and a check word holding 46
+//! bits of the key (bits the bucket's index does not use), the winning move and the work,
+//! xored with the numbers, so a read that meets an entry another thread is writing sees a
+//! wrong key and takes it for a miss. Four entries make a bucket of one cache line; a full
+//! bucket gives up the entry that cost least to compute, unproven ones before proven ones.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -12,7 +13,8 @@ use crate::search::tt::{TableError, available_megabytes};
 pub(crate) const INF: u32 = 1 << 30;
 
 const BUCKET: usize = 4;
-const ENTRY_BYTES: usize = 24;
+const KEY_BITS: u32 = 46;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 
 /// What the table knows of a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +25,7 @@ pub(crate) struct Entry {
     pub(crate) delta: u32,
     /// For a proven win, the winning move's bits (`Move::to_bits`); 0 when not known.
     pub(crate) best: u16,
-    /// Nodes searched to reach these numbers (saturating): what keeps an entry.
+    /// Nodes searched to reach these numbers: what keeps an entry (kept to a power of 2).
     pub(crate) work: u32,
 }
 
@@ -31,34 +33,18 @@ impl Entry {
     pub(crate) fn is_proven(&self) -> bool {
         self.phi == 0 || self.delta == 0
     }
-
-    fn words(&self) -> (u64, u64) {
-        (
-            u64::from(self.phi) | u64::from(self.delta) << 32,
-            u64::from(self.best) | u64::from(self.work) << 16,
-        )
-    }
-
-    fn from_words(a: u64, b: u64) -> Entry {
-        Entry {
-            phi: a as u32,
-            delta: (a >> 32) as u32,
-            best: b as u16,
-            work: (b >> 16) as u32,
-        }
-    }
-
-    /// How much an entry is worth keeping.
-    fn value(&self) -> u64 {
-        u64::from(self.is_proven()) << 40 | u64::from(self.work)
-    }
 }
 
-struct Slot([AtomicU64; 3]);
+/// The bit length of `work`: 0 for 0, 1 for 1, 2 for 2-3, ...
+fn work_log(work: u32) -> u64 {
+    u64::from(32 - work.leading_zeros())
+}
+
+#[repr(align(64))]
+struct Bucket([AtomicU64; 2 * BUCKET]);
 
 pub(crate) struct Table {
-    slots: Box<[Slot]>,
-    buckets: usize,
+    buckets: Box<[Bucket]>,
 }
 
 impl Table {
@@ -72,40 +58,58 @@ impl Table {
                 available,
             });
         }
-        let buckets = (megabytes.saturating_mul(1 << 20) / (ENTRY_BYTES * BUCKET)).max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * BUCKET)
+        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
             .map_err(|_| TableError::Allocation { megabytes })?;
-        slots.extend(
-            (0..buckets * BUCKET)
-                .map(|_| Slot([AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)])),
-        );
+        buckets.extend((0..count).map(|_| Bucket(std::array::from_fn(|_| AtomicU64::new(0)))));
         Ok(Table {
-            slots: slots.into_boxed_slice(),
-            buckets,
+            buckets: buckets.into_boxed_slice(),
         })
     }
 
-    fn bucket(&self, key: u64) -> &[Slot] {
-        // The high bits pick the bucket (the low ones are Zobrist noise as good).
-        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        &self.slots[index * BUCKET..(index + 1) * BUCKET]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // The high bits pick the bucket; the low ones are checked in the entry.
+        &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
     }
 
-    fn read(slot: &Slot) -> (u64, Entry) {
-        let [k, a, b] = &slot.0;
-        let (a, b) = (a.load(Relaxed), b.load(Relaxed));
-        (k.load(Relaxed) ^ a ^ b, Entry::from_words(a, b))
+    /// Slot `i` of a bucket: its key check (the check word less the numbers) and entry;
+    /// `None` when empty.
+    fn read(bucket: &Bucket, i: usize) -> Option<(u64, Entry)> {
+        let numbers = bucket.0[2 * i + 1].load(Relaxed);
+        if numbers == 0 {
+            // phi = delta = 0: no real entry has that.
+            return None;
+        }
+        let check = bucket.0[2 * i].load(Relaxed) ^ numbers;
+        let log = (check & 63) as u32;
+        let entry = Entry {
+            phi: numbers as u32,
+            delta: (numbers >> 32) as u32,
+            best: ((check >> 6) & 0xfff) as u16,
+            work: if log == 0 { 0 } else { 1 << (log - 1) },
+        };
+        Some((check >> 18, entry))
     }
 
     /// The entry of `key`, if the table has it.
     pub(crate) fn get(&self, key: u64) -> Option<Entry> {
-        self.bucket(key).iter().find_map(|slot| {
-            let (k, e) = Table::read(slot);
-            // An empty slot reads as phi = delta = 0, which no real entry has.
-            (k == key && (e.phi, e.delta) != (0, 0)).then_some(e)
+        let bucket = self.bucket(key);
+        (0..BUCKET).find_map(|i| match Table::read(bucket, i) {
+            Some((k, e)) if k == key & KEY_MASK => Some(e),
+            _ => None,
         })
+    }
+
+    /// Loads the buckets of `keys` into the cache at once: independent loads overlap,
+    /// where probing one key after another waits for each miss in turn.
+    pub(crate) fn touch(&self, keys: impl Iterator<Item = u64>) {
+        let mut any = 0;
+        for key in keys {
+            any ^= self.bucket(key).0[0].load(Relaxed);
+        }
+        std::hint::black_box(any);
     }
 
     /// Records `entry` for `key`, over the key's old entry or the least valuable one.
@@ -113,36 +117,36 @@ impl Table {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut lowest = u64::MAX;
-        for (i, slot) in bucket.iter().enumerate() {
-            let (k, e) = Table::read(slot);
-            let empty = (e.phi, e.delta) == (0, 0);
-            if k == key || empty {
+        for i in 0..BUCKET {
+            let Some((k, e)) = Table::read(bucket, i) else {
+                victim = i;
+                break;
+            };
+            if k == key & KEY_MASK {
                 victim = i;
                 break;
             }
-            if e.value() < lowest {
-                lowest = e.value();
+            let value = u64::from(e.is_proven()) << 8 | work_log(e.work);
+            if value < lowest {
+                lowest = value;
                 victim = i;
             }
         }
-        let (a, b) = entry.words();
-        let [k, wa, wb] = &bucket[victim].0;
-        wa.store(a, Relaxed);
-        wb.store(b, Relaxed);
-        k.store(key ^ a ^ b, Relaxed);
+        let numbers = u64::from(entry.phi) | u64::from(entry.delta) << 32;
+        let check =
+            (key & KEY_MASK) << 18 | u64::from(entry.best & 0xfff) << 6 | work_log(entry.work);
+        bucket.0[2 * victim + 1].store(numbers, Relaxed);
+        bucket.0[2 * victim].store(check ^ numbers, Relaxed);
     }
 
     /// Entries in use per thousand, from a sample.
     pub(crate) fn permille_full(&self) -> u32 {
-        let sample = self.slots.len().min(4000);
-        let used = self.slots[..sample]
+        let sample = self.buckets.len().min(1000);
+        let used: usize = self.buckets[..sample]
             .iter()
-            .filter(|s| {
-                let (_, e) = Table::read(s);
-                (e.phi, e.delta) != (0, 0)
-            })
-            .count();
-        (used * 1000 / sample.max(1)) as u32
+            .map(|b| (0..BUCKET).filter(|&i| Table::read(b, i).is_some()).count())
+            .sum();
+        (used * 1000 / (sample * BUCKET).max(1)) as u32
     }
 }
 
@@ -159,15 +163,15 @@ mod tests {
             best: 0,
             work,
         };
-        table.store(u64::MAX - 1, entry(5));
-        assert_eq!(table.get(u64::MAX - 1), Some(entry(5)));
+        table.store(u64::MAX - 1, entry(4));
+        assert_eq!(table.get(u64::MAX - 1), Some(entry(4)));
         assert_eq!(table.get(u64::MAX - 2), None);
         // Keys of one bucket: the same high bits.
         let keys: Vec<u64> = (0..BUCKET as u64 + 1).map(|i| 1 << 40 | i).collect();
         for (i, &key) in keys.iter().enumerate() {
-            table.store(key, entry(100 - i as u32));
+            table.store(key, entry(1 << (10 - i)));
         }
-        // The fifth pushed out the cheapest of the first four (the fourth, work 97).
+        // The fifth pushed out the cheapest of the first four (the fourth, work 2^7).
         assert!(table.get(keys[3]).is_none());
         for &i in &[0, 1, 2, 4] {
             assert!(table.get(keys[i]).is_some(), "{i}");
@@ -175,11 +179,11 @@ mod tests {
         let proven = Entry {
             phi: 0,
             delta: INF,
-            best: 9,
+            best: 0xabc,
             work: 1,
         };
         table.store(keys[0], proven);
-        table.store(1 << 40 | 77, entry(1000));
+        table.store(1 << 40 | 77, entry(1 << 20));
         assert_eq!(table.get(keys[0]), Some(proven), "a proven entry stays");
     }
 }

@@ -4,6 +4,7 @@
 //! in the table of `options.rs`.
 
 mod options;
+mod solver;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -116,6 +117,8 @@ pub(crate) struct Engine {
     /// The network `EvalFile` loaded (`None`: the built-in ones).
     file_network: Option<&'static Network>,
     job: Option<RunningJob>,
+    /// The solver's table for small boards, and the rule set it holds proofs of.
+    solver_table: Option<(Variant, Arc<crate::solve::Table>)>,
 }
 
 fn build_pool(threads: u64) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
@@ -147,6 +150,7 @@ impl Engine {
             pool: Arc::new(build_pool(1).map_err(OptionError::Threads)?),
             file_network: None,
             job: None,
+            solver_table: None,
         };
         for option in &OPTIONS {
             option.reset(&mut engine)?;
@@ -234,6 +238,7 @@ impl Engine {
         let table = TranspositionTable::new(megabytes as usize).map_err(OptionError::Hash)?;
         self.tt = Arc::new(table);
         self.settings.hash_mb = megabytes;
+        self.solver_table = None;
         Ok(())
     }
 
@@ -252,6 +257,7 @@ impl Engine {
 
     fn clear_hash(&mut self) {
         self.tt.clear();
+        self.solver_table = None;
     }
 
     /// `EvalFile`: loads a network file, or goes back to the built-in networks (empty, or
@@ -331,7 +337,26 @@ impl Engine {
         let earlier = game.earlier_hashes().to_vec();
         let (tt, pool) = (self.tt.clone(), self.pool.clone());
         let threads = self.settings.threads as usize;
+        let attempt = if request.depth.is_none()
+            && request.nodes.is_none()
+            && request.mate.is_none()
+            && limits.searchmoves.is_empty()
+            && limits.multipv == 1
+            && !waiting
+        {
+            soft.or(hard)
+                .and_then(|limit| self.solver_try(&root, limit / 4))
+        } else {
+            None
+        };
         self.spawn("search", control, move |control| {
+            if let Some(attempt) = attempt {
+                match solver::prove(&root, &attempt, control, &*on_info) {
+                    solver::Proven::Win(result) => return done(result),
+                    solver::Proven::WinningMove(m) => limits.searchmoves = vec![m],
+                    solver::Proven::Nothing => {}
+                }
+            }
             let setup = SearchSetup {
                 control,
                 tt: &tt,
@@ -340,6 +365,34 @@ impl Engine {
             };
             let result = pool.install(|| root.search(&limits, &setup, &*on_info));
             done(result);
+        })
+    }
+
+    /// The solver's part of a `go` on `root` within `budget`, if its board is small and
+    /// its rule set the solver's (the table made or kept for it).
+    fn solver_try(&mut self, root: &AnyPosition, budget: Duration) -> Option<solver::SolverTry> {
+        let position = solver::solver_position(root)?;
+        let variant = root.variant();
+        let table = match &self.solver_table {
+            Some((v, table)) if *v == variant => table.clone(),
+            _ => {
+                self.solver_table = None;
+                let table = match crate::solve::Table::new(self.settings.hash_mb as usize) {
+                    Ok(t) => Arc::new(t),
+                    Err(e) => {
+                        log::warn!("solver: {e}");
+                        return None;
+                    }
+                };
+                self.solver_table = Some((variant, table.clone()));
+                table
+            }
+        };
+        Some(solver::SolverTry {
+            table,
+            position,
+            budget,
+            threads: self.settings.threads as usize,
         })
     }
 

@@ -1,6 +1,7 @@
 //! The engine facade in process: options through the table, `position`, `go` and
 //! `stop`, refusals, the greedy player, and the test-only rule set end to end.
 
+use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
@@ -316,4 +317,176 @@ fn the_evaluation_options_choose_the_evaluation() {
     assert_eq!(back.map(|n| n.digest()), built_in.map(|n| n.digest()));
     assert_eq!(engine.settings().eval_file, BUILT_IN);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether the side to move in `pos` can force a win within `plies` plies (plain
+/// exhaustive search, remembered by position and plies).
+fn wins_within(
+    pos: &crate::rulesets::breakthrough::Position,
+    plies: u32,
+    memo: &mut std::collections::HashMap<(u64, u32), bool>,
+) -> bool {
+    if plies == 0 || pos.outcome().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(&(pos.hash(), plies)) {
+        return known;
+    }
+    let win = pos.legal_moves().iter().any(|&m| {
+        let child = pos.child(m);
+        match child.outcome() {
+            Some(o) => o.winner == Some(pos.side_to_move()),
+            // Every reply must leave a win within what is left.
+            None => {
+                plies >= 3
+                    && child
+                        .legal_moves()
+                        .iter()
+                        .all(|&r| wins_within(&child.child(r), plies - 2, memo))
+            }
+        }
+    });
+    memo.insert((pos.hash(), plies), win);
+    win
+}
+
+/// On a small board `go` plays a winning move where there is one (by the solver run on
+/// its own) and says it mates; a lost position is left to the search, which still
+/// answers. (The mate bound's truth: `the_solver_proves_before_the_search`.)
+#[test]
+fn go_plays_proven_wins_on_small_boards() {
+    use crate::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
+    use crate::search::Score;
+    use crate::solve::{Settings, solve};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, Mutex};
+
+    let settings = Settings {
+        threads: 1,
+        hash_megabytes: 16,
+        time_limit: None,
+        all_moves: false,
+        certificate: false,
+        progress: false,
+    };
+    let winner_of = |pos: Position| {
+        solve(pos, &settings, &AtomicBool::new(false))
+            .unwrap()
+            .winner
+    };
+    for (variant, diagonal) in [
+        ("breakthrough", DiagonalStep::Free),
+        ("capture-only", DiagonalStep::CaptureOnly),
+    ] {
+        let mut engine = Engine::new(Player::Search).unwrap();
+        engine.set_option("UCI_Variant", Some(variant)).unwrap();
+        let start = Position::start(diagonal, Geometry::get(4, 5).unwrap());
+        // The start, and the position after its first move: one of them is won for the
+        // side to move, the other lost.
+        let first = start.legal_moves().iter().next().copied().unwrap();
+        for (pos, history) in [
+            (start, vec![]),
+            (start.child(first), vec![first.to_string()]),
+        ] {
+            let wins = winner_of(pos) == Some(pos.side_to_move());
+            engine
+                .set_position(&StartingPoint::Fen(start.to_fen()), &history)
+                .unwrap();
+            let scores = Arc::new(Mutex::new(Vec::new()));
+            let seen = scores.clone();
+            let (tx, rx) = channel();
+            let request = GoRequest {
+                movetime: Some(1200),
+                ..GoRequest::default()
+            };
+            engine
+                .go(
+                    &request,
+                    Box::new(move |info| seen.lock().unwrap().push(info.score)),
+                    Box::new(move |result| tx.send(result).unwrap()),
+                )
+                .unwrap();
+            let result = answer(&rx);
+            let best = result.best.expect("a move");
+            let m = pos.parse_move(&best.to_string()).unwrap();
+            let last = *scores.lock().unwrap().last().expect("a report");
+            if wins {
+                assert_eq!(
+                    winner_of(pos.child(m)),
+                    Some(pos.side_to_move()),
+                    "{variant}"
+                );
+                let Score::Mate(n) = last else {
+                    panic!("{variant}: a proven win reported as {last:?}");
+                };
+                assert!(n >= 1, "{variant}: mate {n}");
+            } else if let Score::Mate(n) = last {
+                assert!(n < 0, "{variant}: a lost position reported as mate {n}");
+            }
+        }
+    }
+}
+
+/// The solver's part of `go` by itself: a won position gives the answer with its mate
+/// bound, the next move of the game is proven from the table kept, a lost one gives
+/// nothing, and a stopped one gives nothing.
+#[test]
+fn the_solver_proves_before_the_search() {
+    use super::solver::{Proven, SolverTry, prove};
+    use crate::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
+    use crate::search::{Control, Score};
+
+    let start = Position::start(DiagonalStep::Free, Geometry::get(5, 4).unwrap());
+    let table = Arc::new(crate::solve::Table::new(16).unwrap());
+    let attempt = |position: Position| SolverTry {
+        table: table.clone(),
+        position,
+        budget: Duration::from_secs(20),
+        threads: 1,
+    };
+    let any = |pos: &Position| AnyPosition::from_fen(&pos.to_fen(), Variant::default()).unwrap();
+    let control = Control::new(None, None, None, false);
+    let scores = Mutex::new(Vec::new());
+    let report = |info: &Info<AnyMove>| scores.lock().unwrap().push((info.score, info.nodes));
+    // 5x4: the side to move loses at the start (engine.md's table), so after any move it
+    // wins.
+    let first = start.legal_moves().iter().next().copied().unwrap();
+    let won = start.child(first);
+    let Proven::Win(result) = prove(&any(&won), &attempt(won), &control, &report) else {
+        panic!("no proof of a won 5x4 position");
+    };
+    let (score, nodes) = scores.lock().unwrap()[0];
+    let Score::Mate(n) = score else {
+        panic!("{score:?}")
+    };
+    let mut memo = std::collections::HashMap::new();
+    assert!(wins_within(&won, 2 * n as u32 - 1, &mut memo), "mate {n}");
+    assert!(!wins_within(&won, 1, &mut memo));
+    // The reply and the winner's next move: proven from the table at once.
+    let m = won.parse_move(&result.best.unwrap().to_string()).unwrap();
+    let reply = won.child(m).legal_moves().iter().next().copied().unwrap();
+    let next = won.child(m).child(reply);
+    assert!(matches!(
+        prove(&any(&next), &attempt(next), &control, &report),
+        Proven::Win(_)
+    ));
+    let (_, nodes_next) = scores.lock().unwrap()[1];
+    assert!(
+        nodes_next * 100 < nodes,
+        "{nodes_next} nodes again after {nodes}"
+    );
+    assert!(matches!(
+        prove(&any(&start), &attempt(start), &control, &report),
+        Proven::Nothing
+    ));
+    // Stopped before it starts: nothing.
+    let fresh = SolverTry {
+        table: Arc::new(crate::solve::Table::new(16).unwrap()),
+        ..attempt(won)
+    };
+    control.stop();
+    assert!(matches!(
+        prove(&any(&won), &fresh, &control, &report),
+        Proven::Nothing
+    ));
 }

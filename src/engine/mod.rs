@@ -345,7 +345,7 @@ impl Engine {
             && !waiting
         {
             soft.or(hard)
-                .and_then(|limit| self.solver_try(&root, limit / 4))
+                .and_then(|limit| self.solver_try(&root, limit / 4, hard))
         } else {
             None
         };
@@ -370,14 +370,21 @@ impl Engine {
 
     /// The solver's part of a `go` on `root` within `budget`, if its board is small and
     /// its rule set the solver's (the table made or kept for it).
-    fn solver_try(&mut self, root: &AnyPosition, budget: Duration) -> Option<solver::SolverTry> {
+    fn solver_try(
+        &mut self,
+        root: &AnyPosition,
+        budget: Duration,
+        hard: Option<Duration>,
+    ) -> Option<solver::SolverTry> {
         let position = solver::solver_position(root)?;
         let variant = root.variant();
         let table = match &self.solver_table {
             Some((v, table)) if *v == variant => table.clone(),
             _ => {
                 self.solver_table = None;
-                let table = match crate::solve::Table::new(self.settings.hash_mb as usize) {
+                let table = match crate::solve::Table::new(
+                    self.settings.hash_mb.min(solver::SOLVER_TABLE_MB) as usize,
+                ) {
                     Ok(t) => Arc::new(t),
                     Err(e) => {
                         log::warn!("solver: {e}");
@@ -392,6 +399,7 @@ impl Engine {
             table,
             position,
             budget,
+            deadline: hard.map(|h| Instant::now() + h),
             threads: self.settings.threads as usize,
         })
     }

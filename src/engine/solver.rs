@@ -1,13 +1,13 @@
 //! Small boards: before searching, `go` lets the solver try to prove the position (a
 //! quarter of the move's time at most, so the search keeps most of it when no proof
-//! comes). A proven win is played, with `score mate N` where N is the
-//! most moves the loser can last against the proven strategy, checked with the rules;
-//! anything else (a proven loss, no proof in time) leaves the move to the search. The
-//! solver's table lives as long as the engine's rule set and `Hash`, so what it proved on
-//! one move is known at once on the next.
+//! comes). A proven win is played, with `score mate N` where N is the most moves the
+//! loser can last against the proven strategy, checked with the rules; anything else (a
+//! proven loss, no proof in time) leaves the move to the search. The solver's table
+//! ([`SOLVER_TABLE_MB`]) lives as long as the engine's rule set and `Hash`, so what it
+//! proved on one move is known at once on the next.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::rulesets::breakthrough::{DiagonalStep, Position};
 use crate::search::{Control, Info, Score, SearchResult, WIN};
@@ -17,11 +17,18 @@ use crate::variant::{AnyMove, AnyPosition, Variant};
 /// Boards of at most this many squares go to the solver first (6x5 and 5x6 and below).
 pub(crate) const SOLVER_SQUARES: u32 = 30;
 
+/// The solver's table in MB, at most (less when `Hash` is less): made on the command
+/// thread at the first small-board `go`, so it must be quick to set up (about 60 ms), and
+/// a game's proofs from the middle on fit in it.
+pub(super) const SOLVER_TABLE_MB: u64 = 128;
+
 /// The solver's part of one `go`.
 pub(super) struct SolverTry {
     pub(super) table: Arc<Table>,
     pub(super) position: Position,
     pub(super) budget: Duration,
+    /// When the move must be played: measuring a proven win's length stops there.
+    pub(super) deadline: Option<Instant>,
     pub(super) threads: usize,
 }
 
@@ -92,7 +99,13 @@ pub(super) fn prove(
     else {
         return Proven::Nothing;
     };
-    let Some(plies) = solve::longest_line(&attempt.table, attempt.position, us, &stop) else {
+    let Some(plies) = solve::longest_line(
+        &attempt.table,
+        attempt.position,
+        us,
+        &stop,
+        attempt.deadline,
+    ) else {
         return Proven::WinningMove(best);
     };
     // The winner moves first and last: (plies + 1) / 2 of its moves.

@@ -429,7 +429,8 @@ fn go_plays_proven_wins_on_small_boards() {
 
 /// The solver's part of `go` by itself: a won position gives the answer with its mate
 /// bound, the next move of the game is proven from the table kept, a lost one gives
-/// nothing, and a stopped one gives nothing.
+/// nothing, past the move's deadline the proven move comes without a length, and a
+/// stopped one gives nothing.
 #[test]
 fn the_solver_proves_before_the_search() {
     use super::solver::{Proven, SolverTry, prove};
@@ -442,6 +443,7 @@ fn the_solver_proves_before_the_search() {
         table: table.clone(),
         position,
         budget: Duration::from_secs(20),
+        deadline: None,
         threads: 1,
     };
     let any = |pos: &Position| AnyPosition::from_fen(&pos.to_fen(), Variant::default()).unwrap();
@@ -479,6 +481,16 @@ fn the_solver_proves_before_the_search() {
         prove(&any(&start), &attempt(start), &control, &report),
         Proven::Nothing
     ));
+    // The move's deadline already past: the win is proven, its length not measured, so
+    // the proven move goes to the search.
+    let late = SolverTry {
+        deadline: Some(std::time::Instant::now()),
+        ..attempt(won)
+    };
+    match prove(&any(&won), &late, &control, &report) {
+        Proven::WinningMove(m) => assert_eq!(Some(m), result.best),
+        _ => panic!("a proven win without a measured length"),
+    }
     // Stopped before it starts: nothing.
     let fresh = SolverTry {
         table: Arc::new(crate::solve::Table::new(16).unwrap()),

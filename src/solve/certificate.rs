@@ -259,6 +259,9 @@ impl Builder<'_, '_, '_> {
             return Ok(());
         }
         let not_proven = || CertificateError::NotProven(pos.to_fen());
+        if self.worker.out_of_time() {
+            return Err(not_proven());
+        }
         let m = match knowledge::judge(pos) {
             Some(Known::Win(None)) => return Ok(()),
             Some(Known::Win(Some(m))) => m,

@@ -95,6 +95,14 @@ impl<'a> Worker<'a> {
         self.stop.flag.load(Relaxed) || self.stop.done.load(Relaxed)
     }
 
+    /// Whether to stop now, the clock read at once: for work between solves.
+    pub(crate) fn out_of_time(&self) -> bool {
+        if self.stop.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.done.store(true, Relaxed);
+        }
+        self.stopped()
+    }
+
     fn flush(&mut self) {
         self.all_nodes.fetch_add(self.unreported, Relaxed);
         self.unreported = 0;

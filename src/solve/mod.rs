@@ -180,18 +180,20 @@ pub(crate) fn solve_in(
 
 /// How many plies the loser can last at most from `root` against the winner's strategy
 /// that `table` proves, checked with the rules alone (a certificate built and verified);
-/// `None` if `stop` is set first or the table holds no proof.
+/// `None` if `stop` is set or the deadline passes while it is built, or the table holds
+/// no proof.
 pub(crate) fn longest_line(
     table: &Table,
     root: Position,
     winner: Color,
     stop: &AtomicBool,
+    deadline: Option<Instant>,
 ) -> Option<u32> {
     let (done, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
     let limits = Stop {
         flag: stop,
         done: &done,
-        deadline: None,
+        deadline,
     };
     let mut worker = Worker::new(table, limits, &nodes);
     let certificate = Certificate::build(root, winner, table, &mut worker).ok()?;

@@ -79,20 +79,12 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
-fn diagonal_of(variant: Variant) -> Option<DiagonalStep> {
-    match variant.name() {
-        "breakthrough" => Some(DiagonalStep::Free),
-        "capture-only" => Some(DiagonalStep::CaptureOnly),
-        _ => None,
-    }
-}
-
 fn color_name(c: Option<Color>) -> Value {
     c.map_or(Value::Null, |c| json!(c.to_string()))
 }
 
 pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
-    let Some(diagonal) = diagonal_of(args.variant) else {
+    let Some(diagonal) = args.variant.diagonal_step() else {
         return fail(format_args!(
             "solve plays breakthrough and capture-only, not {}",
             args.variant

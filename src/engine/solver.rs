@@ -9,10 +9,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::rulesets::breakthrough::{DiagonalStep, Position};
+use crate::rulesets::breakthrough::Position;
 use crate::search::{Control, Info, Score, SearchResult, WIN};
 use crate::solve::{self, Table};
-use crate::variant::{AnyMove, AnyPosition, Variant};
+use crate::variant::{AnyMove, AnyPosition};
 
 /// Boards of at most this many squares go to the solver first (6x5 and 5x6 and below).
 pub(crate) const SOLVER_SQUARES: u32 = 30;
@@ -32,18 +32,9 @@ pub(super) struct SolverTry {
     pub(super) threads: usize,
 }
 
-/// The rule of the rule sets the solver plays, by name.
-pub(super) fn diagonal_of(variant: Variant) -> Option<DiagonalStep> {
-    match variant.name() {
-        "breakthrough" => Some(DiagonalStep::Free),
-        "capture-only" => Some(DiagonalStep::CaptureOnly),
-        _ => None,
-    }
-}
-
 /// The solver's view of `root`, if its rule set and board are the solver's.
 pub(super) fn solver_position(root: &AnyPosition) -> Option<Position> {
-    let diagonal = diagonal_of(root.variant())?;
+    let diagonal = root.variant().diagonal_step()?;
     let (files, ranks) = root.board_size();
     if u32::from(files) * u32::from(ranks) > SOLVER_SQUARES {
         return None;

@@ -110,6 +110,16 @@ impl Variant {
         self.entry().name()
     }
 
+    /// The diagonal-step rule, for the rule sets played on the Breakthrough board (the
+    /// solver's); `None` for the others.
+    pub(crate) fn diagonal_step(self) -> Option<DiagonalStep> {
+        match self.name() {
+            "breakthrough" => Some(DiagonalStep::Free),
+            "capture-only" => Some(DiagonalStep::CaptureOnly),
+            _ => None,
+        }
+    }
+
     /// Inputs of the rule set's networks (0: it has none).
     pub(crate) fn network_inputs(self) -> usize {
         self.entry().network_inputs()

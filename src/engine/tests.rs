@@ -361,14 +361,7 @@ fn go_plays_proven_wins_on_small_boards() {
     use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
-    let settings = Settings {
-        threads: 1,
-        hash_megabytes: 16,
-        time_limit: None,
-        all_moves: false,
-        certificate: false,
-        progress: false,
-    };
+    let settings = Settings::small();
     let winner_of = |pos: Position| {
         solve(pos, &settings, &AtomicBool::new(false))
             .unwrap()

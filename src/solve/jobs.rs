@@ -117,30 +117,20 @@ mod tests {
     use crate::solve::{Settings, solve};
     use std::sync::atomic::AtomicBool;
 
-    fn settings() -> Settings {
-        Settings {
-            threads: 1,
-            hash_megabytes: 16,
-            time_limit: None,
-            all_moves: false,
-            certificate: false,
-            progress: false,
-        }
-    }
-
     #[test]
     fn jobs_merged_give_the_solve_of_the_whole() {
         for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
             for (files, ranks) in [(4, 4), (3, 5), (5, 4)] {
                 let root = Position::start(diagonal, Geometry::get(files, ranks).unwrap());
-                let whole = solve(root, &settings(), &AtomicBool::new(false)).unwrap();
+                let whole = solve(root, &Settings::small(), &AtomicBool::new(false)).unwrap();
                 for depth in 1..=3 {
                     let jobs = split(&root, depth);
                     assert!(!jobs.is_empty());
                     let answers: HashMap<u64, Option<Color>> = jobs
                         .iter()
                         .map(|job| {
-                            let s = solve(*job, &settings(), &AtomicBool::new(false)).unwrap();
+                            let s =
+                                solve(*job, &Settings::small(), &AtomicBool::new(false)).unwrap();
                             (job.hash(), s.winner)
                         })
                         .collect();
@@ -149,7 +139,8 @@ mod tests {
                     assert!(merged.open.is_empty());
                     if let Some(m) = merged.best {
                         // The merged move wins: its position is the winner's, by the solver.
-                        let after = solve(root.child(m), &settings(), &AtomicBool::new(false));
+                        let after =
+                            solve(root.child(m), &Settings::small(), &AtomicBool::new(false));
                         assert_eq!(after.unwrap().winner, merged.winner);
                     }
                     // One answer missing: the merge cannot be sure of the root unless that

@@ -41,6 +41,22 @@ pub(crate) struct Settings {
     pub(crate) progress: bool,
 }
 
+impl Settings {
+    /// One thread, a 16 MB table, no limit and nothing extra: enough for the small boards
+    /// of the tests.
+    #[cfg(test)]
+    pub(crate) fn small() -> Settings {
+        Settings {
+            threads: 1,
+            hash_megabytes: 16,
+            time_limit: None,
+            all_moves: false,
+            certificate: false,
+            progress: false,
+        }
+    }
+}
+
 /// The value of one root move: who wins after it (`None`: not proven).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MoveValue {

@@ -33,11 +33,9 @@ fn wins(pos: &Position, memo: &mut HashMap<[u8; Position::BYTES], bool>) -> bool
 fn settings(threads: usize, all_moves: bool) -> Settings {
     Settings {
         threads,
-        hash_megabytes: 16,
-        time_limit: None,
         all_moves,
         certificate: true,
-        progress: false,
+        ..Settings::small()
     }
 }
 

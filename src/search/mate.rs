@@ -13,7 +13,6 @@
 
 use std::collections::HashMap;
 
-use super::params::CHECK_INTERVAL;
 use super::tt::TranspositionTable;
 use super::{Control, Info, NoMate, Score, SearchLimits, SearchResult, Searcher, WIN};
 use crate::rulesets::RuleSet;
@@ -172,14 +171,12 @@ impl<P: RuleSet> Prover<'_, P> {
     /// Counts a node; false once the search must stop.
     fn count(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            self.control.report_nodes(CHECK_INTERVAL);
-        }
+        self.control.count_node(self.nodes);
         !self.control.is_stopped()
     }
 
     fn flush(&mut self) {
-        self.control.report_nodes(self.nodes % CHECK_INTERVAL);
+        self.control.report_nodes(self.control.unreported(self.nodes));
         self.nodes = 0;
     }
 

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::rulesets::End;
-use params::MAX_PLY;
+use params::{CHECK_INTERVAL, MAX_PLY};
 use tt::Bound;
 
 pub(crate) use root::Searcher;
@@ -136,6 +136,9 @@ pub(crate) struct Control {
     /// Stop searching past this.
     hard: Option<Duration>,
     node_limit: Option<u64>,
+    /// Nodes a thread counts between reports (a power of two): [`CHECK_INTERVAL`], or
+    /// fewer under a small node limit, which is then kept to within a sixteenth.
+    interval: u64,
     nodes: AtomicU64,
     /// Set once the main thread has its answer: helper threads stop then.
     helpers_done: AtomicBool,
@@ -155,6 +158,9 @@ impl Control {
             soft,
             hard,
             node_limit,
+            interval: node_limit.map_or(CHECK_INTERVAL, |n| {
+                (n / 16).next_power_of_two().clamp(1, CHECK_INTERVAL)
+            }),
             nodes: AtomicU64::new(0),
             helpers_done: AtomicBool::new(false),
         }
@@ -199,6 +205,20 @@ impl Control {
     /// True while the search may not answer by itself (`go infinite`, or `go ponder` before `ponderhit`).
     pub(crate) fn is_waiting(&self) -> bool {
         self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// Counts a thread's node (`nodes` is its count so far, this one included): at every
+    /// report interval, adds them to the total and applies the limits.
+    #[inline]
+    fn count_node(&self, nodes: u64) {
+        if nodes & (self.interval - 1) == 0 {
+            self.report_nodes(self.interval);
+        }
+    }
+
+    /// The nodes of a thread's count not yet reported.
+    fn unreported(&self, nodes: u64) -> u64 {
+        nodes & (self.interval - 1)
     }
 
     /// Adds a worker's nodes and stops the search if a hard limit is reached.

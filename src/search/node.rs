@@ -97,13 +97,11 @@ impl<P: RuleSet> Worker<P> {
     #[inline]
     fn count_node(&mut self, shared: &Shared) {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            shared.control.report_nodes(CHECK_INTERVAL);
-        }
+        shared.control.count_node(self.nodes);
     }
 
     pub(super) fn flush_nodes(&mut self, shared: &Shared) {
-        shared.control.report_nodes(self.nodes % CHECK_INTERVAL);
+        shared.control.report_nodes(shared.control.unreported(self.nodes));
         self.nodes = 0;
     }
 

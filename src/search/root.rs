@@ -342,7 +342,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
         // and the shared node count are what can be read without waiting.
         let (seldepth, unflushed) = {
             let w = self.worker();
-            (w.seldepth as u32, w.nodes % CHECK_INTERVAL)
+            (w.seldepth as u32, control.unreported(w.nodes))
         };
         let time = control.elapsed();
         let nodes = control.nodes() + unflushed;

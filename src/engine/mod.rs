@@ -5,6 +5,7 @@
 
 mod options;
 mod solver;
+mod strength;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 pub(crate) use options::{BUILT_IN, OPTIONS, OptionError};
 
 use crate::bench::{self, BenchReport};
+use crate::rng::Rng;
 use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome};
 use crate::search::time::{Clock, budget};
@@ -52,6 +54,10 @@ pub(crate) struct Settings {
     pub(crate) use_network: bool,
     /// `EvalFile`: the network file, or [`BUILT_IN`].
     pub(crate) eval_file: String,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo` (see `strength.rs`).
+    pub(crate) skill_level: u64,
+    pub(crate) limit_strength: bool,
+    pub(crate) elo: u64,
 }
 
 /// Where a `position` command starts.
@@ -119,7 +125,12 @@ pub(crate) struct Engine {
     job: Option<RunningJob>,
     /// The solver's table for small boards, and the rule set it holds proofs of.
     solver_table: Option<(Variant, Arc<crate::solve::Table>)>,
+    /// Draws the weakened levels' choices: seeded, so a run can be repeated.
+    skill_rng: Rng,
 }
+
+/// The first seed of the weakened levels' draws.
+const SKILL_SEED: u64 = 0x5eed_5eed;
 
 fn build_pool(threads: u64) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     rayon::ThreadPoolBuilder::new()
@@ -144,6 +155,9 @@ impl Engine {
                 ponder: false,
                 use_network: false,
                 eval_file: String::new(),
+                skill_level: 0,
+                limit_strength: false,
+                elo: 0,
             },
             game: Ok(History::new(AnyPosition::startpos(variant))),
             tt: Arc::new(TranspositionTable::new(0).map_err(OptionError::Hash)?),
@@ -151,6 +165,7 @@ impl Engine {
             file_network: None,
             job: None,
             solver_table: None,
+            skill_rng: Rng::new(SKILL_SEED),
         };
         for option in &OPTIONS {
             option.reset(&mut engine)?;
@@ -309,12 +324,24 @@ impl Engine {
         if let Err(e) = root.use_evaluation(self.evaluation()) {
             log::warn!("{e}");
         }
+        // `go mate` and `searchmoves` ask a question of the position: full strength answers.
+        let weakening = strength::Weakening::from_options(
+            self.settings.skill_level,
+            self.settings.limit_strength,
+            self.settings.elo,
+        )
+        .filter(|_| request.mate.is_none() && request.searchmoves.is_empty());
+        let nodes = match weakening {
+            Some(w) => Some(request.nodes.map_or(w.nodes(), |n| n.min(w.nodes()))),
+            None => request.nodes,
+        };
+        let shown_lines = self.settings.multipv as usize;
         let mut limits = SearchLimits {
             depth: request.depth,
-            nodes: request.nodes,
+            nodes,
             mate: request.mate,
             searchmoves: Vec::new(),
-            multipv: self.settings.multipv as usize,
+            multipv: shown_lines.max(weakening.map_or(1, |w| w.lines())),
         };
         for text in &request.searchmoves {
             limits
@@ -328,17 +355,15 @@ impl Engine {
         let (soft, hard) = self.time_limits(request, game);
         // A search with no limit of its own (no depth, nodes, mate, move time, nor a clock
         // for the side to move) is an infinite one: it answers after `stop`.
-        let unlimited = request.depth.is_none()
-            && request.nodes.is_none()
-            && request.mate.is_none()
-            && hard.is_none();
+        let unlimited =
+            request.depth.is_none() && nodes.is_none() && request.mate.is_none() && hard.is_none();
         let waiting = request.infinite || request.ponder || unlimited;
-        let control = Arc::new(Control::new(soft, hard, request.nodes, waiting));
+        let control = Arc::new(Control::new(soft, hard, nodes, waiting));
         let earlier = game.earlier_hashes().to_vec();
         let (tt, pool) = (self.tt.clone(), self.pool.clone());
         let threads = self.settings.threads as usize;
         let attempt = if request.depth.is_none()
-            && request.nodes.is_none()
+            && nodes.is_none()
             && request.mate.is_none()
             && limits.searchmoves.is_empty()
             && limits.multipv == 1
@@ -348,6 +373,10 @@ impl Engine {
                 .and_then(|limit| self.solver_try(&root, limit / 4, hard))
         } else {
             None
+        };
+        let (on_info, done) = match weakening {
+            Some(w) => self.weakened(w, &root, shown_lines, on_info, done),
+            None => (on_info, done),
         };
         self.spawn("search", control, move |control| {
             if let Some(attempt) = attempt {
@@ -366,6 +395,39 @@ impl Engine {
             let result = pool.install(|| root.search(&limits, &setup, &*on_info));
             done(result);
         })
+    }
+
+    /// The report sink and answer of a weakened search: the sink gathers every line (and
+    /// passes on the `shown` first ones), the answer plays the move `w` chooses among them.
+    fn weakened(
+        &mut self,
+        w: strength::Weakening,
+        root: &AnyPosition,
+        shown: usize,
+        on_info: InfoSink,
+        done: Done,
+    ) -> (InfoSink, Done) {
+        let lines = Arc::new(strength::Lines::default());
+        let gathered = lines.clone();
+        let sink: InfoSink = Box::new(move |info| {
+            gathered.record(info);
+            if info.multipv <= shown {
+                on_info(info);
+            }
+        });
+        let mut rng = Rng::new(self.skill_rng.next_u64() ^ root.hash());
+        let root = root.clone();
+        let answer: Done = Box::new(move |mut result| {
+            if result.best.is_some()
+                && let Some(m) = w.choose(&root, &lines.finished(), &mut rng)
+                && result.best != Some(m)
+            {
+                result.best = Some(m);
+                result.ponder = None;
+            }
+            done(result);
+        });
+        (sink, answer)
     }
 
     /// The solver's part of a `go` on `root` within `budget`, if its board is small and

@@ -2,7 +2,7 @@
 //! this table, `setoption` reads values through it, and [`super::Engine::new`] sets each
 //! default through it.
 
-use super::Engine;
+use super::{Engine, strength};
 use crate::search::tt::TableError;
 use crate::variant::Variant;
 
@@ -41,7 +41,7 @@ pub(crate) struct OptionSpec {
 }
 
 /// The options, in the order `uci` lists them.
-pub(crate) static OPTIONS: [OptionSpec; 9] = [
+pub(crate) static OPTIONS: [OptionSpec; 12] = [
     OptionSpec {
         name: "Hash",
         kind: OptionKind::Spin {
@@ -115,6 +115,37 @@ pub(crate) static OPTIONS: [OptionSpec; 9] = [
         kind: OptionKind::Text {
             default: BUILT_IN,
             set: Engine::set_eval_file,
+        },
+    },
+    OptionSpec {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: strength::MAX_LEVEL,
+            min: 0,
+            max: strength::MAX_LEVEL,
+            set: |engine, level| {
+                engine.settings.skill_level = level;
+                Ok(())
+            },
+        },
+    },
+    OptionSpec {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check {
+            default: false,
+            set: |engine, on| engine.settings.limit_strength = on,
+        },
+    },
+    OptionSpec {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: strength::ELO_MAX,
+            min: strength::ELO_MIN,
+            max: strength::ELO_MAX,
+            set: |engine, elo| {
+                engine.settings.elo = elo;
+                Ok(())
+            },
         },
     },
     OptionSpec {

@@ -51,6 +51,9 @@ fn every_option_starts_at_its_declared_default() {
             "UCI_Variant" => s.variant.name().to_string(),
             "Use NNUE" => s.use_network.to_string(),
             "EvalFile" => s.eval_file.clone(),
+            "Skill Level" => s.skill_level.to_string(),
+            "UCI_LimitStrength" => s.limit_strength.to_string(),
+            "UCI_Elo" => s.elo.to_string(),
             "Clear Hash" => continue,
             other => panic!("option {other}: say here which setting it holds"),
         };
@@ -496,4 +499,80 @@ fn the_solver_proves_before_the_search() {
         prove(&any(&won), &fresh, &control, &report),
         Proven::Nothing
     ));
+}
+
+#[test]
+fn weakened_levels_search_little_and_still_take_a_win_in_one() {
+    let mut engine = Engine::new(Player::Search).unwrap();
+    let movetime = GoRequest {
+        movetime: Some(5000),
+        ..GoRequest::default()
+    };
+    // Level 3: at most 100 * 1.65^3 = 449 nodes (a node or two past the check), a legal move.
+    engine.set_option("Skill Level", Some("3")).unwrap();
+    engine.set_position(&StartingPoint::StartPos, &[]).unwrap();
+    let result = answer(&go(&mut engine, movetime.clone()).unwrap());
+    assert!(result.nodes <= 449 + 64, "{} nodes", result.nodes);
+    let start = engine.position().unwrap().clone();
+    assert!(start.check_move(result.best.unwrap()).is_ok());
+    // The level draws among lines: over several positions it does not always play what
+    // full strength at the same nodes plays.
+    let mut differ = 0;
+    for first in [
+        "a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3",
+    ] {
+        engine.set_option("Skill Level", Some("0")).unwrap();
+        engine
+            .set_position(&StartingPoint::StartPos, &moves(&[first]))
+            .unwrap();
+        let weak = answer(&go(&mut engine, movetime.clone()).unwrap()).best;
+        engine.set_option("Skill Level", Some("20")).unwrap();
+        let strong = answer(
+            &go(
+                &mut engine,
+                GoRequest {
+                    nodes: Some(100),
+                    ..GoRequest::default()
+                },
+            )
+            .unwrap(),
+        )
+        .best;
+        differ += usize::from(weak != strong);
+    }
+    assert!(differ > 0, "level 0 always played the best move");
+    // From level 5 a win in one is played, in both rule sets, and by Elo too.
+    for variant in ["breakthrough", "capture-only"] {
+        engine.set_option("UCI_Variant", Some(variant)).unwrap();
+        engine
+            .set_option("UCI_LimitStrength", Some("true"))
+            .unwrap();
+        let elo = (strength::ELO_OF_LEVEL[5] + 1.0) as u64;
+        engine
+            .set_option("UCI_Elo", Some(&elo.to_string()))
+            .unwrap();
+        for seed_position in 0..4 {
+            // White's b7 steps to b8; the other pawns give the draw something to choose.
+            let fen = [
+                "8/1P6/8/8/8/8/PPPP2p1/8 w",
+                "8/1P6/8/8/8/8/1PPPP1p1/8 w",
+                "8/1P6/8/8/8/P7/2PP2p1/8 w",
+                "8/1P6/8/8/8/8/P1P1P1p1/8 w",
+            ][seed_position];
+            engine
+                .set_position(&StartingPoint::Fen(fen.into()), &[])
+                .unwrap();
+            let m = answer(&go(&mut engine, movetime.clone()).unwrap())
+                .best
+                .unwrap();
+            let text = m.to_string();
+            assert!(
+                text.starts_with("b7") && text.ends_with('8'),
+                "{variant} {fen}: {text}"
+            );
+        }
+        engine
+            .set_option("UCI_LimitStrength", Some("false"))
+            .unwrap();
+    }
 }

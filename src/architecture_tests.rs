@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top-level modules, bottom up: a module may use only modules of a lower rank.
-const LAYERS: [(&str, u8); 19] = [
+const LAYERS: [(&str, u8); 20] = [
     ("rng", 0),
     ("lines", 0),
     ("progress", 0),
@@ -25,6 +25,7 @@ const LAYERS: [(&str, u8); 19] = [
     ("datagen", 5),
     ("train", 6),
     ("uci", 6),
+    ("serve", 6),
     ("cli", 7),
 ];
 

@@ -47,6 +47,18 @@ enum Command {
     },
     /// Play engines against each other, refereed: a match for two, a round robin for more.
     Match(MatchArgs),
+    /// Serve the page to play, analyse and watch games in a browser (127.0.0.1 by default).
+    Serve {
+        /// Port to listen on (0: any free one; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on; anything but 127.0.0.1 lets other machines in.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Fit the evaluation weights to game results in PGN files, or to labelled positions (Texel tuning).
     Tune {
         /// Rule set of the games (and of the weights tuned).
@@ -361,6 +373,24 @@ struct MatchArgs {
     /// Sequential test: elo0=0 elo1=10 alpha=0.05 beta=0.05 (two engines only).
     #[arg(long, num_args = 1..=4)]
     sprt: Option<Vec<String>>,
+    /// Show the games live on a `breakthrough serve` page: its address, http://HOST:PORT.
+    #[arg(long, value_name = "URL")]
+    publish: Option<String>,
+}
+
+#[cfg(feature = "serve")]
+fn run_serve(host: std::net::IpAddr, port: u16, open: bool) -> ExitCode {
+    match crate::serve::run(std::net::SocketAddr::new(host, port), open) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+#[cfg(not(feature = "serve"))]
+fn run_serve(_: std::net::IpAddr, _: u16, _: bool) -> ExitCode {
+    fail(
+        "this binary was built without the page: build it with the 'serve' feature (on by default)",
+    )
 }
 
 fn seconds(value: f64, what: &'static str) -> Result<Duration, MatchError> {
@@ -424,6 +454,7 @@ fn match_config(args: MatchArgs) -> Result<MatchConfig, MatchError> {
         pgn: args.pgn,
         json: args.json,
         sprt,
+        publish: args.publish,
     })
 }
 
@@ -555,6 +586,7 @@ pub fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(e),
         },
+        Some(Command::Serve { port, host, open }) => run_serve(host, port, open),
         Some(Command::Analyze(args)) => run_analyze(args),
         Some(Command::Datagen(args)) => run_datagen(args),
         Some(Command::Train(args)) => run_train(args),

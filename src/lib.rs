@@ -27,6 +27,8 @@ mod greedy;
 mod lines;
 mod progress;
 mod search;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod tourney;
 mod train;

@@ -28,7 +28,7 @@ fn escape(value: &str) -> String {
 }
 
 /// One game in PGN: the tags in the order given, then the moves (the opening's first,
-/// marked by a comment when there are any), `reason` as a closing comment, and the result.
+/// marked by a comment when there are any), `reason` as a closing comment (if any), and the result.
 pub(crate) fn write_game(
     tags: &[(&str, String)],
     first_to_move: Color,
@@ -64,7 +64,9 @@ pub(crate) fn write_game(
         }
         side = side.opponent();
     }
-    tokens.push(format!("{{{}}}", reason.replace(['{', '}'], "")));
+    if !reason.is_empty() {
+        tokens.push(format!("{{{}}}", reason.replace(['{', '}'], "")));
+    }
     tokens.push(result.to_string());
     let mut line = String::new();
     for token in tokens {

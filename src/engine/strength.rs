@@ -24,8 +24,8 @@ pub(crate) const CAREFUL_FROM: f64 = 5.0;
 /// given), anchored to the greedy player at 1000: adjacent levels' match results chained,
 /// then made monotone (`scripts/strength-table.py`; the matches are in engine.md).
 pub(crate) const ELO_OF_LEVEL: [f64; 20] = [
-    1214.8, 1267.4, 1284.7, 1319.6, 1337.0, 1638.3, 1727.1, 1854.0, 2123.4, 2230.9, 2248.3,
-    2395.5, 2586.4, 2675.1, 2802.1, 2890.8, 3017.8, 3199.9, 3199.9, 3382.1,
+    1214.8, 1267.4, 1284.7, 1319.6, 1337.0, 1638.3, 1727.1, 1854.0, 2123.4, 2230.9, 2248.3, 2395.5,
+    2586.4, 2675.1, 2802.1, 2890.8, 3017.8, 3199.9, 3199.9, 3382.1,
 ];
 
 /// `UCI_Elo`'s range: the measured ratings of level 0 and level 19.

@@ -176,7 +176,8 @@ impl<P: RuleSet> Prover<'_, P> {
     }
 
     fn flush(&mut self) {
-        self.control.report_nodes(self.control.unreported(self.nodes));
+        self.control
+            .report_nodes(self.control.unreported(self.nodes));
         self.nodes = 0;
     }
 

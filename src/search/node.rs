@@ -101,7 +101,9 @@ impl<P: RuleSet> Worker<P> {
     }
 
     pub(super) fn flush_nodes(&mut self, shared: &Shared) {
-        shared.control.report_nodes(shared.control.unreported(self.nodes));
+        shared
+            .control
+            .report_nodes(shared.control.unreported(self.nodes));
         self.nodes = 0;
     }
 

@@ -6,6 +6,7 @@
 
 mod openings;
 mod process;
+mod publish;
 mod referee;
 mod spec;
 mod stats;
@@ -18,6 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 
+use serde_json::json;
+
 use crate::rulesets::Color;
 use crate::variant::Variant;
 use crate::{pgn, progress};
@@ -28,7 +31,8 @@ pub(crate) use spec::{EngineSpec, SpecError};
 pub(crate) use stats::{Sprt, SprtError};
 
 use process::{EngineProcess, StartError};
-use referee::{EngineSlot, ForfeitKind, GameRecord, SearchStats, Termination, play_game};
+use publish::{PublishError, Publisher};
+use referee::{EngineSlot, ForfeitKind, GameRecord, SearchStats, Termination, Watch, play_game};
 use stats::{SprtVerdict, Wdl};
 
 /// Options the match sends an engine besides the user's (its `UCI_Variant`).
@@ -53,6 +57,8 @@ pub(crate) enum MatchError {
     Start(#[from] StartError),
     #[error("'{cmd}' does not offer UCI_Variant {variant}; set it with option.UCI_Variant=NAME")]
     NoVariant { cmd: String, variant: Variant },
+    #[error(transparent)]
+    Publish(#[from] PublishError),
     #[error("cannot write {what} file {path}: {error}")]
     Write {
         what: &'static str,
@@ -74,6 +80,8 @@ pub(crate) struct MatchConfig {
     pub(crate) pgn: Option<String>,
     pub(crate) json: Option<String>,
     pub(crate) sprt: Option<Sprt>,
+    /// `--publish`: the `breakthrough serve` address the games are shown live at.
+    pub(crate) publish: Option<String>,
 }
 
 /// One scheduled game.
@@ -180,11 +188,21 @@ fn fmt_elo(e: f64) -> String {
 
 /// Runs the match and prints progress lines and the final table on stdout.
 pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
+    let publisher = cfg
+        .publish
+        .as_deref()
+        .map(Publisher::start)
+        .transpose()?
+        .map(Arc::new);
     let (names, extra) = start_engines(&cfg)?;
     let jobs = Arc::new(schedule(&cfg));
     let total = jobs.len();
+    if let Some(p) = &publisher {
+        p.send(json!({"type": "match", "engines": names, "variant": cfg.variant.name(), "games": total}));
+    }
     let stop = Arc::new(AtomicBool::new(false));
-    let (workers, results) = spawn_workers(&cfg, &extra, jobs, stop.clone());
+    let watch = publisher.clone().map(|p| (p, Arc::new(names.clone())));
+    let (workers, results) = spawn_workers(&cfg, &extra, jobs, stop.clone(), watch);
     let mut pgn_file = match &cfg.pgn {
         Some(path) => Some(File::create(path).map_err(|error| MatchError::Write {
             what: "PGN",
@@ -227,6 +245,10 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
         }
         bar.inc(1);
         bar.set_message(summary.score_and_elo());
+        if let Some(p) = &publisher {
+            p.send(json!({"type": "end", "game": job.round, "result": record.result_text(), "reason": record.reason_text()}));
+            p.send(json!({"type": "standing", "text": summary.standing(done + 1), "elo": summary.score_and_elo(), "done": done + 1, "games": total}));
+        }
         if let (Some(file), Some(path)) = (pgn_file.as_mut(), &cfg.pgn) {
             let text = pgn_text(&record, &cfg, &names, job, &date);
             file.write_all(text.as_bytes())
@@ -259,6 +281,9 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
     bar.finish_and_clear();
     for w in workers {
         let _ = w.join();
+    }
+    if let Some(p) = &publisher {
+        p.finish();
     }
     print_table(&summary);
     if let Some(path) = &cfg.json {
@@ -308,18 +333,20 @@ fn spawn_workers(
     extra: &[ExtraOptions],
     jobs: Arc<Vec<Job>>,
     stop: Arc<AtomicBool>,
+    watch: Option<(Arc<Publisher>, Arc<Vec<String>>)>,
 ) -> (Vec<thread::JoinHandle<()>>, Receiver<(Job, GameRecord)>) {
     let next = Arc::new(AtomicUsize::new(0));
     let openings = Arc::new(cfg.openings.clone());
     let (tx, rx) = channel::<(Job, GameRecord)>();
     let mut workers = Vec::new();
     for _ in 0..cfg.concurrency.min(jobs.len().max(1)) {
-        let (jobs, next, stop, openings, tx) = (
+        let (jobs, next, stop, openings, tx, watch) = (
             jobs.clone(),
             next.clone(),
             stop.clone(),
             openings.clone(),
             tx.clone(),
+            watch.clone(),
         );
         let mut slots: Vec<EngineSlot> = cfg
             .engines
@@ -341,7 +368,18 @@ fn spawn_workers(
                     let (lo, hi) = slots.split_at_mut(w);
                     (&mut hi[0], &mut lo[b])
                 };
-                let record = play_game([white, black], [w, b], &openings[job.opening], &referee);
+                let publish = |event: Watch<'_>| {
+                    if let Some((p, names)) = &watch {
+                        p.send(watch_json(job.round, &names[w], &names[b], event));
+                    }
+                };
+                let record = play_game(
+                    [white, black],
+                    [w, b],
+                    &openings[job.opening],
+                    &referee,
+                    &publish,
+                );
                 if tx.send((job, record)).is_err() {
                     break;
                 }
@@ -349,6 +387,27 @@ fn spawn_workers(
         }));
     }
     (workers, rx)
+}
+
+/// A game's start or move as `--publish` sends it: the position as FEN, clocks in ms.
+fn watch_json(game: usize, white: &str, black: &str, event: Watch<'_>) -> serde_json::Value {
+    let ms = |c: [Option<std::time::Duration>; 2]| match c {
+        [Some(w), Some(b)] => json!([w.as_millis() as u64, b.as_millis() as u64]),
+        _ => serde_json::Value::Null,
+    };
+    match event {
+        Watch::Start { position, clocks } => json!({
+            "type": "start", "game": game, "white": white, "black": black,
+            "variant": position.variant().name(), "fen": position.to_fen(), "clock": ms(clocks),
+        }),
+        Watch::Move {
+            m,
+            position,
+            clocks,
+        } => json!({
+            "type": "move", "game": game, "move": m.to_string(), "fen": position.to_fen(), "clock": ms(clocks),
+        }),
+    }
 }
 
 impl MatchSummary {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::rulesets::{Color, Outcome};
-use crate::variant::{AnyMove, History};
+use crate::variant::{AnyMove, AnyPosition, History};
 
 use super::openings::Opening;
 use super::process::{EngineProcess, Received, StartError, SyncError};
@@ -364,12 +364,29 @@ fn ask_move(
     }
 }
 
-/// Plays one game; `slots[0]` plays White. Never hangs: every wait is bounded.
+/// What a game's watcher (`match --publish`) is told as the game goes.
+pub(crate) enum Watch<'a> {
+    /// The engines take over at `position` (after the opening).
+    Start {
+        position: &'a AnyPosition,
+        clocks: [Option<Duration>; 2],
+    },
+    /// `m` was played; `position` is the one after it.
+    Move {
+        m: AnyMove,
+        position: &'a AnyPosition,
+        clocks: [Option<Duration>; 2],
+    },
+}
+
+/// Plays one game; `slots[0]` plays White. Never hangs: every wait is bounded. `watch`
+/// hears of the start and of every move.
 pub(crate) fn play_game(
     slots: [&mut EngineSlot; 2],
     players: [usize; 2],
     opening: &Opening,
     cfg: &RefereeConfig,
+    watch: &dyn Fn(Watch<'_>),
 ) -> GameRecord {
     let mut record = GameRecord {
         players,
@@ -406,6 +423,10 @@ pub(crate) fn play_game(
             return record;
         }
     }
+    watch(Watch::Start {
+        position: game.position(),
+        clocks,
+    });
     loop {
         if let Some(end) = game.outcome() {
             record.winner = end.winner;
@@ -445,6 +466,11 @@ pub(crate) fn play_game(
                     return record;
                 }
                 record.moves.push(m);
+                watch(Watch::Move {
+                    m,
+                    position: game.position(),
+                    clocks,
+                });
             }
             Answer::Forfeit(kind, detail) => {
                 record.winner = Some(side.opponent());

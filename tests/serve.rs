@@ -1,0 +1,518 @@
+//! `breakthrough serve` over HTTP: the API the page uses, checked against the library's
+//! rules; bad requests; a closed tab; a match published live.
+#![cfg(feature = "serve")]
+
+mod web;
+
+use std::io::{BufRead, BufReader};
+use std::process::Command;
+use std::time::Duration;
+
+use breakthrough::rng::Rng;
+use breakthrough::variant::{AnyPosition, History, Variant};
+use serde_json::{Value, json};
+use web::{Server, wait_for};
+
+fn moves_of(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The game of `state` replayed with the library: its position and end must be the
+/// server's.
+fn check_with_rules(state: &Value) {
+    let variant: Variant = state["variant"].as_str().unwrap().parse().unwrap();
+    let start = AnyPosition::from_fen(state["start"].as_str().unwrap(), variant).unwrap();
+    let game = History::from_moves(start, &moves_of(state)).expect("every move legal");
+    assert_eq!(game.position().to_fen(), state["fen"].as_str().unwrap());
+    let legal: Vec<String> = game
+        .position()
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    match game.outcome() {
+        Some(o) => {
+            assert_eq!(state["result"]["text"], o.result_text(), "{state}");
+            assert!(state["legal"].as_array().unwrap().is_empty());
+        }
+        None => {
+            assert!(
+                state["result"].is_null()
+                    || state["result"]["reason"].as_str().unwrap().contains("time")
+            );
+            let served: Vec<String> = state["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            if state["result"].is_null() {
+                assert_eq!(served, legal);
+            }
+        }
+    }
+}
+
+#[test]
+fn whole_games_against_the_engine_by_the_api() {
+    let server = Server::start();
+    let mut rng = Rng::new(3);
+    for (variant, fen) in [
+        ("breakthrough", Some("ppppp/ppppp/5/PPPPP/PPPPP w")),
+        ("capture-only", Some("ppppp/ppppp/5/PPPPP/PPPPP w")),
+        ("doorbraak", None),
+    ] {
+        let (status, mut state) = server.post(
+            "/api/games",
+            json!({"variant": variant, "fen": fen, "engine": "black", "level": 0, "movetime_ms": 30}),
+        );
+        assert_eq!(status, 201, "{state}");
+        let id = state["id"].as_u64().unwrap();
+        for _ in 0..150 {
+            if !state["result"].is_null() {
+                break;
+            }
+            check_with_rules(&state);
+            let legal = state["legal"].as_array().unwrap().clone();
+            // A person's random move, then the engine's answer.
+            let m = legal[rng.below(legal.len())].as_str().unwrap().to_string();
+            let (status, after) = server.post(&format!("/api/games/{id}/move"), json!({"move": m}));
+            assert_eq!(status, 200, "{after}");
+            state = wait_for("the engine's move", Duration::from_secs(20), || {
+                let (_, s) = server.get(&format!("/api/games/{id}"));
+                (s["side"] == "white" || !s["result"].is_null()).then_some(s)
+            });
+        }
+        check_with_rules(&state);
+        if variant != "doorbraak" {
+            // Small Breakthrough boards end quickly; Doorbraak may go on (passes, retreats).
+            assert!(
+                !state["result"].is_null(),
+                "{variant}: not over after 150 moves"
+            );
+        }
+        // The PGN out reads back in as the same game.
+        let pgn = ureq::get(&format!("{}/api/games/{id}/pgn", server.url))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap();
+        let (status, copy) = server.post("/api/games", json!({"pgn": pgn, "engine": "none"}));
+        assert_eq!(status, 201, "{copy}");
+        assert_eq!(copy["moves"], state["moves"]);
+        assert_eq!(copy["start"], state["start"]);
+        assert_eq!(copy["variant"], variant);
+    }
+}
+
+#[test]
+fn bad_requests_get_a_clear_error_and_the_server_goes_on() {
+    let mut server = Server::start();
+    let (_, state) = server.post("/api/games", json!({"engine": "none"}));
+    let id = state["id"].as_u64().unwrap();
+    let cases: Vec<(&str, String, Option<&str>, u16, &str)> = vec![
+        ("POST", "/api/games".into(), Some("{bad"), 400, "not JSON"),
+        ("POST", "/api/games".into(), Some("[1]"), 400, "JSON object"),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"variant": "chess"}"#),
+            400,
+            "chess",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"fen": "9/9 w"}"#),
+            400,
+            "FEN",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"moves": ["a2a5"]}"#),
+            400,
+            "a2a5",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"level": 21}"#),
+            400,
+            "level",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"engine": "nobody"}"#),
+            400,
+            "engine",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"minutes": -1}"#),
+            400,
+            "minutes",
+        ),
+        (
+            "POST",
+            "/api/games".into(),
+            Some(r#"{"pgn": "1. zz *"}"#),
+            400,
+            "zz",
+        ),
+        ("GET", "/api/games/999999".into(), None, 404, "no game"),
+        (
+            "GET",
+            "/api/games/abc".into(),
+            None,
+            400,
+            "not a game number",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/move"),
+            Some(r#"{"move": "a2a5"}"#),
+            400,
+            "illegal move",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/move"),
+            Some(r#"{"mov": "a2a3"}"#),
+            400,
+            "expected",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/move"),
+            Some(r#"{"move": "x"}"#),
+            400,
+            "illegal move",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/takeback"),
+            None,
+            409,
+            "no move",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/analyse"),
+            Some(r#"{"lines": 99}"#),
+            400,
+            "at most",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/analyse"),
+            Some(r#"{"ply": 5}"#),
+            400,
+            "ply 5",
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/level"),
+            Some(r#"{"level": 30}"#),
+            400,
+            "level",
+        ),
+        (
+            "POST",
+            "/api/live".into(),
+            Some(r#"{"type": "move", "game": 7}"#),
+            400,
+            "live event",
+        ),
+        (
+            "POST",
+            "/api/live".into(),
+            Some(r#"{"type": "nonsense"}"#),
+            400,
+            "unknown type",
+        ),
+        ("GET", "/no/such/page".into(), None, 404, "no such page"),
+    ];
+    for (method, path, body, status, text) in cases {
+        let request = ureq::request(method, &format!("{}{path}", server.url));
+        let answer = match body {
+            Some(b) => request
+                .set("Content-Type", "application/json")
+                .send_string(b),
+            None => request.call(),
+        };
+        let (code, json): (u16, Value) = match answer {
+            Ok(r) => (r.status(), r.into_json().unwrap_or(Value::Null)),
+            Err(ureq::Error::Status(c, r)) => (c, r.into_json().unwrap_or(Value::Null)),
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        assert_eq!(code, status, "{method} {path} {body:?}: {json}");
+        let error = json["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{method} {path}: no error text in {json}"));
+        assert!(
+            error.contains(text),
+            "{method} {path}: '{error}' lacks '{text}'"
+        );
+        assert!(!error.contains('\n'), "one line: {error}");
+    }
+    // The game is as it was, and the server serves.
+    let (code, state) = server.get(&format!("/api/games/{id}"));
+    assert_eq!(code, 200);
+    assert!(moves_of(&state).is_empty());
+    assert!(server.alive());
+    // The engine's turn: a person's move is refused.
+    let (_, state) = server.post(
+        "/api/games",
+        json!({"engine": "white", "movetime_ms": 2000}),
+    );
+    let id = state["id"].as_u64().unwrap();
+    let (code, answer) = server.post(&format!("/api/games/{id}/move"), json!({"move": "a7a6"}));
+    assert_eq!(code, 409, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("engine's turn"));
+}
+
+#[test]
+fn takeback_goes_back_to_the_persons_move() {
+    let server = Server::start();
+    let (_, state) = server.post(
+        "/api/games",
+        json!({"engine": "black", "level": 0, "movetime_ms": 20}),
+    );
+    let id = state["id"].as_u64().unwrap();
+    server.post(&format!("/api/games/{id}/move"), json!({"move": "e2e3"}));
+    let state = wait_for("the reply", Duration::from_secs(10), || {
+        let (_, s) = server.get(&format!("/api/games/{id}"));
+        (moves_of(&s).len() == 2).then_some(s)
+    });
+    assert_eq!(state["side"], "white");
+    let (code, state) = server.post(&format!("/api/games/{id}/takeback"), json!({}));
+    assert_eq!(code, 200, "{state}");
+    assert!(moves_of(&state).is_empty(), "{state}");
+    assert_eq!(state["fen"], state["start"]);
+    // The level can change between moves.
+    let (code, state) = server.post(&format!("/api/games/{id}/level"), json!({"level": 7}));
+    assert_eq!(code, 200);
+    assert_eq!(state["level"], 7);
+}
+
+#[test]
+fn a_flag_falls_on_the_clock() {
+    let server = Server::start();
+    // 0.01 minutes: 600 ms for the person, who does not move.
+    let (_, state) = server.post(
+        "/api/games",
+        json!({"engine": "black", "minutes": 0.01, "increment": 0}),
+    );
+    let id = state["id"].as_u64().unwrap();
+    assert_eq!(state["clock"]["running"], "white");
+    let state = wait_for("the flag", Duration::from_secs(5), || {
+        let (_, s) = server.get(&format!("/api/games/{id}"));
+        (!s["result"].is_null()).then_some(s)
+    });
+    assert_eq!(state["result"]["text"], "0-1");
+    assert!(
+        state["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("on time")
+    );
+    let (code, _) = server.post(&format!("/api/games/{id}/move"), json!({"move": "a2a3"}));
+    assert_eq!(code, 409);
+}
+
+/// Reads server-sent events of `path` on a thread; each `data:` line's JSON arrives on
+/// the channel. Dropping the receiver and the connection closes the stream.
+fn events(server: &Server, path: &str) -> std::sync::mpsc::Receiver<Value> {
+    let response = ureq::get(&format!("{}{path}", server.url)).call().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(response.into_reader()).lines() {
+            let Ok(line) = line else { return };
+            if let Some(data) = line.strip_prefix("data:")
+                && tx.send(serde_json::from_str(data.trim()).unwrap()).is_err()
+            {
+                return; // the test let go: this drops the connection
+            }
+        }
+    });
+    rx
+}
+
+#[test]
+fn analysis_streams_lines_and_stops_when_the_tab_closes() {
+    let server = Server::start();
+    let (_, state) = server.post(
+        "/api/games",
+        json!({"engine": "none", "moves": ["e2e3", "d7d6"]}),
+    );
+    let id = state["id"].as_u64().unwrap();
+    let stream = events(&server, &format!("/api/games/{id}/events"));
+    let first = stream.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_eq!(first["type"], "state");
+    let (code, state) = server.post(
+        &format!("/api/games/{id}/analyse"),
+        json!({"lines": 3, "ply": 1}),
+    );
+    assert_eq!(code, 200, "{state}");
+    assert_eq!(state["thinking"], "analysis");
+    // Three lines of the position after 1. e2e3 (Black to move), deeper and deeper.
+    let mut seen = [false; 3];
+    while !seen.iter().all(|&s| s) {
+        let ev = stream
+            .recv_timeout(Duration::from_secs(10))
+            .expect("info events");
+        if ev["type"] == "info" && ev["depth"].as_u64().unwrap() >= 3 {
+            let k = ev["multipv"].as_u64().unwrap() as usize;
+            assert!((1..=3).contains(&k));
+            seen[k - 1] = true;
+            let after_e2e3 =
+                History::from_moves(AnyPosition::startpos(Variant::default()), &["e2e3"]).unwrap();
+            let pv0 = ev["pv"][0].as_str().unwrap();
+            assert!(
+                after_e2e3.position().parse_move(pv0).is_ok(),
+                "{pv0} is Black's move there"
+            );
+        }
+    }
+    // The tab closes: the analysis stops by itself within a few seconds.
+    drop(stream);
+    let state = wait_for(
+        "the orphaned analysis to stop",
+        Duration::from_secs(15),
+        || {
+            let (_, s) = server.get(&format!("/api/games/{id}"));
+            s["thinking"].is_null().then_some(s)
+        },
+    );
+    assert!(state["analysis"].is_null());
+    let (code, _) = server.get("/api/health");
+    assert_eq!(code, 200);
+}
+
+#[test]
+fn a_published_match_is_followed_live() {
+    let server = Server::start();
+    let live = events(&server, "/api/live/events");
+    assert_eq!(
+        live.recv_timeout(Duration::from_secs(5)).unwrap()["type"],
+        "snapshot"
+    );
+    let bin = env!("CARGO_BIN_EXE_breakthrough");
+    let out = Command::new(bin)
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={bin} args=greedy name=one"),
+            "--engine",
+            &format!("cmd={bin} args=greedy name=two"),
+            "--each",
+            "tc=5+0.05",
+            "--games",
+            "2",
+            "--random-plies",
+            "2",
+            "--publish",
+            &server.url,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Every event arrived, in order, and replays as legal games.
+    let mut games: std::collections::HashMap<u64, History> = Default::default();
+    let mut ended = 0;
+    let mut standing = None;
+    while ended < 2 || standing.is_none() {
+        let ev = live
+            .recv_timeout(Duration::from_secs(10))
+            .expect("live events");
+        match ev["type"].as_str().unwrap() {
+            "match" => assert_eq!(ev["engines"], json!(["one", "two"])),
+            "start" => {
+                let start =
+                    AnyPosition::from_fen(ev["fen"].as_str().unwrap(), Variant::default()).unwrap();
+                games.insert(ev["game"].as_u64().unwrap(), History::new(start));
+                assert!(ev["clock"].is_array());
+            }
+            "move" => {
+                let g = games
+                    .get_mut(&ev["game"].as_u64().unwrap())
+                    .expect("started");
+                g.play_text(ev["move"].as_str().unwrap())
+                    .expect("a legal move");
+                assert_eq!(g.position().to_fen(), ev["fen"].as_str().unwrap());
+            }
+            "end" => {
+                let g = &games[&ev["game"].as_u64().unwrap()];
+                assert_eq!(ev["result"], g.outcome().expect("over").result_text());
+                ended += 1;
+            }
+            "standing" => standing = (ev["done"] == 2).then_some(ev),
+            other => panic!("unexpected event {other}"),
+        }
+    }
+    assert!(
+        standing.unwrap()["text"]
+            .as_str()
+            .unwrap()
+            .contains("score of one vs two")
+    );
+    let (_, snapshot) = server.get("/api/live");
+    assert_eq!(snapshot["games"].as_array().unwrap().len(), 2);
+    assert!(
+        snapshot["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["result"].is_string())
+    );
+}
+
+#[test]
+fn a_match_publishing_to_nobody_still_plays() {
+    let bin = env!("CARGO_BIN_EXE_breakthrough");
+    let out = Command::new(bin)
+        .args([
+            "match",
+            "--engine",
+            &format!("cmd={bin} args=greedy"),
+            "--engine",
+            &format!("cmd={bin} args=greedy"),
+            "--each",
+            "movetime=20",
+            "--games",
+            "2",
+            "--publish",
+            "http://127.0.0.1:9",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("games"));
+    let bad = Command::new(bin)
+        .args([
+            "match",
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--each",
+            "movetime=9",
+        ])
+        .args(["--publish", "localhost"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--publish 'localhost'"));
+}

@@ -1,0 +1,92 @@
+//! What the tests of `breakthrough serve` share (tests/serve.rs, tests/browser.rs): a server
+//! in a child process, and JSON over HTTP.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A `breakthrough serve --port 0` child, killed when dropped.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT` (no final slash).
+    pub url: String,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server prints its address");
+        let url = line
+            .trim()
+            .strip_prefix("serving on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, url }
+    }
+
+    /// Whether the process still runs.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        call("GET", &format!("{}{path}", self.url), None)
+    }
+
+    pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        call("POST", &format!("{}{path}", self.url), Some(body))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One request with an optional JSON body; the status and the JSON answer (`null` when
+/// the answer is not JSON).
+pub fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
+    let request = ureq::request(method, url).timeout(Duration::from_secs(30));
+    let answer = match body {
+        Some(b) => request.send_json(b),
+        None => request.call(),
+    };
+    match answer {
+        Ok(r) => (r.status(), r.into_json().unwrap_or(Value::Null)),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap_or(Value::Null)),
+        Err(e) => panic!("{method} {url}: {e}"),
+    }
+}
+
+/// Polls `probe` until it gives `Some`, for at most `limit`.
+pub fn wait_for<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = probe() {
+            return v;
+        }
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -207,17 +207,26 @@ fn click_move(browser: &Browser, m: &str) {
     browser.click(&format!("[data-square='{}']", &m[2..4]));
 }
 
+/// A browser on a new server's page (`fragment` after `/`), once the page has its first
+/// game; `None` where there is no browser (see [`Browser::start`]).
+fn open_page(fragment: &str) -> Option<(Browser, Server)> {
+    let browser = Browser::start()?;
+    let server = Server::start();
+    browser.open(&format!("{}/{fragment}", server.url));
+    if fragment != "#watch" {
+        wait_for("the first game", Duration::from_secs(10), || {
+            browser.game().is_object().then_some(())
+        });
+    }
+    Some((browser, server))
+}
+
 #[test]
 fn a_whole_game_against_the_engine_and_an_illegal_click() {
-    let Some(browser) = Browser::start() else {
+    let Some((browser, server)) = open_page("") else {
         return;
     };
-    let server = Server::start();
-    browser.open(&format!("{}/", server.url));
     // A quick game: 6x5 board, level 0 (a hundred nodes a move), a minute each.
-    wait_for("the first game", Duration::from_secs(10), || {
-        browser.game().is_object().then_some(())
-    });
     browser.fill("#size", "6x5");
     browser.fill("#level", "0");
     browser.fill("#minutes", "1");
@@ -289,14 +298,9 @@ fn a_whole_game_against_the_engine_and_an_illegal_click() {
 
 #[test]
 fn a_doorbraak_explosion_is_drawn() {
-    let Some(browser) = Browser::start() else {
+    let Some((browser, _server)) = open_page("") else {
         return;
     };
-    let server = Server::start();
-    browser.open(&format!("{}/", server.url));
-    wait_for("the first game", Duration::from_secs(10), || {
-        browser.game().is_object().then_some(())
-    });
     // White's stack on b2 lands on its stone on c3: three stones where two fit, so c3
     // explodes onto b3, d3 and c4.
     browser.js("document.getElementById('variant').value = 'doorbraak';");
@@ -323,14 +327,9 @@ fn a_doorbraak_explosion_is_drawn() {
 
 #[test]
 fn analysis_shows_lines_and_the_evaluation() {
-    let Some(browser) = Browser::start() else {
+    let Some((browser, _server)) = open_page("#analyse") else {
         return;
     };
-    let server = Server::start();
-    browser.open(&format!("{}/#analyse", server.url));
-    wait_for("the game", Duration::from_secs(10), || {
-        browser.game().is_object().then_some(())
-    });
     browser.fill(
         "#pgn-input",
         "[Variant \"breakthrough\"]\n\n1. e2e3 d7d6 2. e3e4 *",
@@ -361,31 +360,19 @@ fn analysis_shows_lines_and_the_evaluation() {
 
 #[test]
 fn a_live_match_is_followed() {
-    let Some(browser) = Browser::start() else {
+    let Some((browser, server)) = open_page("#watch") else {
         return;
     };
-    let server = Server::start();
-    browser.open(&format!("{}/#watch", server.url));
     let bin = env!("CARGO_BIN_EXE_breakthrough");
-    let mut runner = Command::new(bin)
-        .args([
-            "match",
-            "--engine",
-            &format!("cmd={bin} name=searcher option.Hash=8"),
-            "--engine",
-            &format!("cmd={bin} args=greedy name=greedy"),
-            "--each",
-            "tc=4+0.04",
-            "--games",
-            "2",
-            "--random-plies",
-            "2",
-            "--publish",
-            &server.url,
-        ])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut runner = web::published_match(
+        &format!("cmd={bin} name=searcher option.Hash=8"),
+        &format!("cmd={bin} args=greedy name=greedy"),
+        "4+0.04",
+        &server.url,
+    )
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
     // The page follows a game in progress: its board changes as moves arrive.
     let first = wait_for("a game on the page", Duration::from_secs(20), || {
         let fen = browser.js("return document.getElementById('board-svg') && document.getElementById('board-svg').getAttribute('data-fen');");

@@ -406,24 +406,14 @@ fn a_published_match_is_followed_live() {
         "snapshot"
     );
     let bin = env!("CARGO_BIN_EXE_breakthrough");
-    let out = Command::new(bin)
-        .args([
-            "match",
-            "--engine",
-            &format!("cmd={bin} args=greedy name=one"),
-            "--engine",
-            &format!("cmd={bin} args=greedy name=two"),
-            "--each",
-            "tc=5+0.05",
-            "--games",
-            "2",
-            "--random-plies",
-            "2",
-            "--publish",
-            &server.url,
-        ])
-        .output()
-        .unwrap();
+    let out = web::published_match(
+        &format!("cmd={bin} args=greedy name=one"),
+        &format!("cmd={bin} args=greedy name=two"),
+        "5+0.05",
+        &server.url,
+    )
+    .output()
+    .unwrap();
     assert!(
         out.status.success(),
         "{}",

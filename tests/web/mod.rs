@@ -90,3 +90,13 @@ pub fn wait_for<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Optio
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// `breakthrough match` of two engines (settings strings), two games at `tc` from random
+/// openings, publishing to `url`.
+pub fn published_match(first: &str, second: &str, tc: &str, url: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_breakthrough"));
+    command.args(["match", "--engine", first, "--engine", second, "--each"]);
+    command.arg(format!("tc={tc}"));
+    command.args(["--games", "2", "--random-plies", "2", "--publish", url]);
+    command
+}

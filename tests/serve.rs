@@ -506,3 +506,47 @@ fn a_match_publishing_to_nobody_still_plays() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--publish 'localhost'"));
 }
+
+#[test]
+fn tabs_each_have_their_own_game() {
+    let server = Server::start();
+    // Two tabs, the engine moving first in both, thinking at the same time.
+    let ids: Vec<u64> = ["breakthrough", "doorbraak"]
+        .iter()
+        .map(|variant| {
+            let (code, state) = server.post(
+                "/api/games",
+                json!({"variant": variant, "engine": "white", "level": 3, "movetime_ms": 300}),
+            );
+            assert_eq!(code, 201, "{state}");
+            assert_eq!(state["thinking"], "move");
+            state["id"].as_u64().unwrap()
+        })
+        .collect();
+    assert_ne!(ids[0], ids[1]);
+    let states: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            wait_for("the engine's first move", Duration::from_secs(10), || {
+                let (_, s) = server.get(&format!("/api/games/{id}"));
+                (moves_of(&s).len() == 1).then_some(s)
+            })
+        })
+        .collect();
+    assert_eq!(states[0]["variant"], "breakthrough");
+    assert_eq!(states[1]["variant"], "doorbraak");
+    for s in &states {
+        check_with_rules(s);
+    }
+    // A move in one game leaves the other as it was.
+    let reply = states[0]["legal"][0].as_str().unwrap().to_string();
+    let (code, _) = server.post(
+        &format!("/api/games/{}/move", ids[0]),
+        json!({"move": reply}),
+    );
+    assert_eq!(code, 200);
+    let (_, other) = server.get(&format!("/api/games/{}", ids[1]));
+    assert_eq!(other["moves"], states[1]["moves"]);
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["games"], 2);
+}

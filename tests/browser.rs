@@ -201,6 +201,26 @@ fn decode_base64(text: &str) -> Vec<u8> {
     out
 }
 
+/// Drags a piece from a move's first square to its second (by viewport coordinates: the
+/// board is drawn afresh when the piece is picked up).
+fn drag_move(browser: &Browser, m: &str) {
+    let centre = |square: &str| {
+        let script = format!(
+            "const r = document.querySelector(\"[data-square='{square}']\").getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];"
+        );
+        let v = browser.js(&script);
+        (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+    };
+    let (from, to) = (centre(&m[..2]), centre(&m[2..4]));
+    let at = |(x, y): (i64, i64)| json!({"type": "pointerMove", "duration": 50, "origin": "viewport", "x": x, "y": y});
+    let actions = json!({"actions": [{"type": "pointer", "id": "mouse",
+        "parameters": {"pointerType": "mouse"},
+        "actions": [at(from), {"type": "pointerDown", "button": 0}, at(to),
+                    {"type": "pointerUp", "button": 0}]}]});
+    browser.cmd("POST", "/actions", Some(actions));
+    browser.cmd("DELETE", "/actions", None);
+}
+
 /// Clicks a move's two squares on the board.
 fn click_move(browser: &Browser, m: &str) {
     browser.click(&format!("[data-square='{}']", &m[..2]));
@@ -255,7 +275,7 @@ fn a_whole_game_against_the_engine_and_an_illegal_click() {
         None,
     );
     assert!(state["moves"].as_array().unwrap().is_empty());
-    // Play the whole game by clicks: each time the first legal move that is not a pass.
+    // Play the whole game on the board: each time a legal move, chosen by the ply number.
     let mut plies = 0;
     loop {
         let g = wait_for("the person's turn", Duration::from_secs(20), || {
@@ -272,7 +292,12 @@ fn a_whole_game_against_the_engine_and_an_illegal_click() {
         let legal = g["legal"].as_array().unwrap();
         let m = legal[plies % legal.len()].as_str().unwrap().to_string();
         let before = g["moves"].as_array().unwrap().len();
-        click_move(&browser, &m);
+        // The first move by dragging the piece, the others by two clicks.
+        if plies == 0 {
+            drag_move(&browser, &m);
+        } else {
+            click_move(&browser, &m);
+        }
         wait_for("the move to be played", Duration::from_secs(10), || {
             (browser.game()["moves"].as_array().unwrap().len() > before).then_some(())
         });

@@ -239,6 +239,8 @@ fn bad_requests_get_a_clear_error_and_the_server_goes_on() {
             "unknown type",
         ),
         ("GET", "/no/such/page".into(), None, 404, "no such page"),
+        ("DELETE", "/api/games".into(), None, 405, "not how"),
+        ("GET", format!("/api/games/{id}/move"), None, 405, "not how"),
     ];
     for (method, path, body, status, text) in cases {
         let request = ureq::request(method, &format!("{}{path}", server.url));
@@ -519,7 +521,11 @@ fn tabs_each_have_their_own_game() {
                 json!({"variant": variant, "engine": "white", "level": 3, "movetime_ms": 300}),
             );
             assert_eq!(code, 201, "{state}");
-            assert_eq!(state["thinking"], "move");
+            // Thinking, or (at a few hundred nodes) done already.
+            assert!(
+                state["thinking"] == "move" || moves_of(&state).len() == 1,
+                "{state}"
+            );
             state["id"].as_u64().unwrap()
         })
         .collect();

@@ -156,6 +156,12 @@ fn router(app: Shared) -> Router {
         .fallback(|uri: axum::http::Uri| async move {
             ApiError::NotFound(format!("no such page or API call: {uri}"))
         })
+        .method_not_allowed_fallback(
+            |method: axum::http::Method, uri: axum::http::Uri| async move {
+                let error = json!({"error": format!("{method} is not how {uri} is called")});
+                (StatusCode::METHOD_NOT_ALLOWED, axum::Json(error))
+            },
+        )
         .with_state(app)
 }
 

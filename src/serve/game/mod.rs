@@ -1,0 +1,147 @@
+//! One browser tab's game: the moves, the clocks, and the engine (the same [`Engine`]
+//! facade the UCI mode drives) playing one side or analysing. Everything here is plain
+//! threads and locks; the HTTP layer (`serve/mod.rs`) only calls in and sends the events
+//! on. `request.rs` reads what the page asks, `sessions.rs` keeps every tab's game and
+//! runs its engine, `view.rs` shows a game as the page's JSON and as PGN.
+
+mod request;
+mod sessions;
+mod view;
+
+use std::time::{Duration, Instant};
+
+use crate::engine::{Engine, StartingPoint};
+use crate::rulesets::Color;
+use crate::variant::{AnyMove, AnyPosition, History, Variant};
+
+use request::bad;
+pub(crate) use request::{ApiError, NewGame};
+pub(crate) use sessions::{Session, Sessions};
+
+/// The clock of a game with one.
+struct GameClock {
+    remaining: [Duration; 2],
+    increment: Duration,
+    /// When the side to move's time started running.
+    since: Instant,
+}
+
+/// What the engine is doing for the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    Move,
+    Analysis,
+}
+
+pub(crate) struct Game {
+    engine: Engine,
+    variant: Variant,
+    history: History,
+    engine_side: Option<Color>,
+    level: u64,
+    movetime: Duration,
+    clock: Option<GameClock>,
+    /// An end not by the board: a time forfeit (winner, reason).
+    ended: Option<(Option<Color>, String)>,
+    /// Counts the engine's tasks, so an answer to an earlier one is not applied.
+    generation: u64,
+    task: Option<Task>,
+    /// The analysis asked for: lines, and the ply of the game analysed.
+    analysis: Option<(u64, usize)>,
+    /// When the page last asked anything: idle sessions are dropped.
+    touched: Instant,
+    /// Since when no event stream follows the running analysis.
+    unwatched_since: Option<Instant>,
+}
+
+impl Game {
+    /// Stops whatever the engine does; its answer, if any, will be ignored.
+    fn halt(&mut self) {
+        self.generation += 1;
+        self.engine.stop();
+        self.task = None;
+    }
+
+    fn side_after(&self, plies: usize) -> Color {
+        let first = self.history.start().side_to_move();
+        // Every rule set alternates sides, passes included.
+        if plies.is_multiple_of(2) {
+            first
+        } else {
+            first.opponent()
+        }
+    }
+
+    fn truncate(&mut self, plies: usize) {
+        let mut history = History::new(self.history.start().clone());
+        for &m in &self.history.moves()[..plies] {
+            // The moves were legal when played, from the same start.
+            let _ = history.try_play(m);
+        }
+        self.history = history;
+    }
+
+    fn position_after(&self, ply: usize) -> AnyPosition {
+        let mut pos = self.history.start().clone();
+        for &m in &self.history.moves()[..ply.min(self.history.moves().len())] {
+            pos.play(m);
+        }
+        pos
+    }
+
+    /// Sets the engine's position (the game up to `ply`), lines and level.
+    fn prepare(&mut self, ply: usize, lines: u64, level: u64) -> Result<(), ApiError> {
+        let start = StartingPoint::Fen(self.history.start().to_fen());
+        let moves: Vec<String> = self.history.moves()[..ply]
+            .iter()
+            .map(AnyMove::to_string)
+            .collect();
+        self.engine
+            .set_position(&start, &moves)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        for (name, value) in [("Skill Level", level), ("MultiPV", lines)] {
+            self.engine
+                .set_option(name, Some(&value.to_string()))
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn make_move(&mut self, m: AnyMove) -> Result<(), ApiError> {
+        let side = self.history.position().side_to_move();
+        if let Some(c) = &mut self.clock {
+            let used = c.since.elapsed();
+            let left = c.remaining[side.index()];
+            if used > left {
+                c.remaining[side.index()] = Duration::ZERO;
+                self.ended = Some((Some(side.opponent()), format!("{side} lost on time")));
+                return Err(ApiError::Conflict(format!("{side} lost on time")));
+            }
+            c.remaining[side.index()] = left - used + c.increment;
+            c.since = Instant::now();
+        }
+        self.history.try_play(m).map_err(|e| bad(e.to_string()))
+    }
+
+    /// Ends the game if the side to move's time ran out.
+    fn check_flag(&mut self) {
+        if self.result().is_some() {
+            return;
+        }
+        let side = self.history.position().side_to_move();
+        if let Some(c) = &mut self.clock
+            && c.since.elapsed() > c.remaining[side.index()]
+        {
+            c.remaining[side.index()] = Duration::ZERO;
+            self.ended = Some((Some(side.opponent()), format!("{side} lost on time")));
+        }
+    }
+
+    /// The winner (`None`: a draw) and the reason, once the game is over.
+    fn result(&self) -> Option<(Option<Color>, String)> {
+        self.history
+            .outcome()
+            .map(|o| (o.winner, o.to_string()))
+            .or_else(|| self.ended.clone())
+    }
+}

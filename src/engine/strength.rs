@@ -189,20 +189,22 @@ impl Lines {
     }
 
     /// The lines of the deepest iteration, with those one ply shallower that it did not
-    /// reach (a search stopped between lines).
+    /// reach (a search stopped between lines); a move met twice so (it changed lines)
+    /// counts once, at its deeper line.
     pub(crate) fn finished(&self) -> Vec<Line> {
         let lines = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let Some(Some(first)) = lines.first() else {
             return Vec::new();
         };
         let depth = first.depth;
-        let mut out: Vec<Line> = lines
-            .iter()
-            .flatten()
-            .filter(|l| l.depth + 1 >= depth)
-            .copied()
-            .collect();
-        out.dedup_by_key(|l| l.m);
+        let mut out: Vec<Line> = Vec::new();
+        for line in lines.iter().flatten().filter(|l| l.depth + 1 >= depth) {
+            match out.iter_mut().find(|l| l.m == line.m) {
+                Some(kept) if kept.depth < line.depth => *kept = *line,
+                Some(_) => {}
+                None => out.push(*line),
+            }
+        }
         out
     }
 }
@@ -279,5 +281,37 @@ mod tests {
                 .collect();
             assert_eq!(chosen.len(), 2);
         }
+    }
+
+    #[test]
+    fn a_move_that_changed_lines_counts_once() {
+        let pos = AnyPosition::startpos(Variant::default());
+        let info = |multipv, depth, m: &str, cp| Info {
+            depth,
+            seldepth: depth,
+            multipv,
+            score: Score::Centipawns(cp),
+            bound: None,
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            time: std::time::Duration::ZERO,
+            pv: vec![pos.parse_move(m).unwrap()],
+        };
+        let lines = Lines::default();
+        // Depth 4 of lines 1-4, then depth 5 of lines 1-2 before the stop: c2c3 moved from
+        // line 4 up to line 2, so it is met twice, not next to itself.
+        for (k, m) in [(1, "a2a3"), (2, "b2b3"), (3, "d2d3"), (4, "c2c3")] {
+            lines.record(&info(k, 4, m, 10 - k as i32));
+        }
+        lines.record(&info(1, 5, "a2a3", 12));
+        lines.record(&info(2, 5, "c2c3", 11));
+        let got: Vec<(String, i32)> = lines
+            .finished()
+            .iter()
+            .map(|l| (l.m.to_string(), l.score))
+            .collect();
+        let want = [("a2a3", 12), ("c2c3", 11), ("d2d3", 7)];
+        assert_eq!(got, want.map(|(m, cp)| (m.to_string(), cp)));
     }
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, StartingPoint};
 use crate::rulesets::Color;
-use crate::variant::{AnyMove, AnyPosition, History, Variant};
+use crate::variant::{AnyMove, AnyPosition, History};
 
 use request::bad;
 pub(crate) use request::{ApiError, NewGame};
@@ -35,7 +35,6 @@ enum Task {
 
 pub(crate) struct Game {
     engine: Engine,
-    variant: Variant,
     history: History,
     engine_side: Option<Color>,
     level: u64,
@@ -63,13 +62,7 @@ impl Game {
     }
 
     fn side_after(&self, plies: usize) -> Color {
-        let first = self.history.start().side_to_move();
-        // Every rule set alternates sides, passes included.
-        if plies.is_multiple_of(2) {
-            first
-        } else {
-            first.opponent()
-        }
+        self.position_after(plies).side_to_move()
     }
 
     fn truncate(&mut self, plies: usize) {

@@ -56,7 +56,7 @@ impl Session {
 pub(crate) struct Sessions {
     map: Mutex<HashMap<u64, Arc<Session>>>,
     next_id: AtomicU64,
-    answers: Mutex<mpsc::Sender<EngineAnswer>>,
+    answers: mpsc::Sender<EngineAnswer>,
 }
 
 impl Sessions {
@@ -66,7 +66,7 @@ impl Sessions {
         let sessions = Arc::new(Sessions {
             map: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
-            answers: Mutex::new(tx),
+            answers: tx,
         });
         (sessions, rx)
     }
@@ -97,7 +97,6 @@ impl Sessions {
         }
         let game = Game {
             engine,
-            variant: spec.variant,
             history,
             engine_side: spec.engine_side,
             level: spec.level,
@@ -136,14 +135,6 @@ impl Sessions {
         }
         self.after_change(&session, &mut session.lock())?;
         Ok(session)
-    }
-
-    /// The sender a search's answer goes back through.
-    fn answer_sender(&self) -> mpsc::Sender<EngineAnswer> {
-        self.answers
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
     }
 
     /// After the game changed: tell the page, and start the engine's move or the
@@ -216,7 +207,7 @@ impl Sessions {
         let on_info = Box::new(move |info: &Info<AnyMove>| {
             let _ = events.send(info_json(info, generation, white_to_move).to_string());
         });
-        let answers = self.answer_sender();
+        let answers = self.answers.clone();
         let done = Box::new(move |result: crate::search::SearchResult<AnyMove>| {
             let _ = answers.send(EngineAnswer {
                 session: id,

@@ -47,7 +47,7 @@ impl Game {
         json!({
             "type": "state",
             "id": id,
-            "variant": self.variant.name(),
+            "variant": self.history.start().variant().name(),
             "files": files,
             "ranks": ranks,
             "start": fens[0],
@@ -94,7 +94,7 @@ impl Game {
             ("White", player(Color::White)),
             ("Black", player(Color::Black)),
             ("Result", result.to_string()),
-            ("Variant", self.variant.name().to_string()),
+            ("Variant", start.variant().name().to_string()),
         ];
         if !start.is_startpos() {
             tags.push(("FEN", start.to_fen()));

@@ -366,7 +366,7 @@ function showLines() {
     const frac = w.mate !== undefined ? (w.mate > 0 ? 1 : 0) : 1 / (1 + Math.pow(10, -w.cp / 400));
     $('evalbar-white').style.height = `${(100 * frac).toFixed(1)}%`;
     $('evalbar-text').textContent = scoreText(w);
-    $('status').textContent = best ? `depth ${best.depth}, ${best.nodes} nodes` : '';
+    $('status').textContent = `depth ${best.depth}, ${best.nodes} nodes`;
   }
 }
 

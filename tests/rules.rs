@@ -29,6 +29,32 @@ fn hash_tells_apart_side_to_move_and_board_size() {
 }
 
 #[test]
+fn a_mirrored_position_has_the_mirrored_moves_and_result() {
+    // Every board size and both rule sets, along random games.
+    for pos in common::random_positions(13, 2) {
+        let image = pos.mirrored();
+        let files = pos.files();
+        assert_eq!(image.mirrored(), pos);
+        assert_eq!(image.hash(), image.hash_from_scratch());
+        let mut mirrored: Vec<u16> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| m.mirrored(files).to_bits())
+            .collect();
+        let mut moves: Vec<u16> = image.legal_moves().iter().map(|m| m.to_bits()).collect();
+        mirrored.sort_unstable();
+        moves.sort_unstable();
+        assert_eq!(moves, mirrored, "{pos:?}");
+        assert_eq!(image.outcome(), pos.outcome(), "{pos:?}");
+        assert_eq!(
+            image.winning_move().is_some(),
+            pos.winning_move().is_some(),
+            "{pos:?}"
+        );
+    }
+}
+
+#[test]
 fn fen_round_trip_on_random_positions() {
     for pos in common::random_positions(5, 2) {
         let fen = pos.to_fen();

@@ -28,9 +28,10 @@ pub(super) struct SolveArgs {
     /// Threads (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// The solver's table, in MB.
-    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 22))]
-    hash: u64,
+    /// The solver's table, in MB (default: by the board's squares, 16 MB up to 20, 128 up
+    /// to 25, 1024 up to 30, else 4096 or half the free memory if less).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 22))]
+    hash: Option<u64>,
     /// Give up after this many seconds (the answer is then `winner: null`).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
@@ -116,7 +117,9 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
             |t| t as usize,
         ),
-        hash_megabytes: args.hash as usize,
+        hash_megabytes: args
+            .hash
+            .map_or_else(|| solve::default_table_megabytes(&root), |mb| mb as usize),
         time_limit: args.time_limit,
         all_moves: args.all_moves,
         certificate: args.certificate.is_some(),
@@ -354,7 +357,7 @@ fn read_answer(line: &str, variant: Variant, diagonal: DiagonalStep) -> Result<A
         }
     };
     Ok(Answer {
-        hash: pos.hash(),
+        hash: solve::jobs::job_key(&pos),
         winner,
         nodes: field("nodes")?.as_u64().ok_or("'nodes' is not a count")?,
         seconds: field("seconds")?

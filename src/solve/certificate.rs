@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::dfpn::Worker;
+use super::key;
 use super::knowledge::{self, Known};
 use super::table::Table;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Move, Position};
@@ -267,7 +268,7 @@ impl Builder<'_, '_, '_> {
             Some(Known::Win(Some(m))) => m,
             Some(Known::Loss) => return Err(not_proven()),
             None => {
-                let entry = match self.table.get(pos.hash()) {
+                let entry = match self.table.get(key::Key::of(pos)) {
                     Some(e) if e.phi == 0 && e.best != 0 => e,
                     _ => self.worker.solve(pos),
                 };

@@ -12,9 +12,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
+use super::key::Key;
 use super::knowledge::{self, Known};
 use super::table::{Entry, INF, Table};
-use crate::rulesets::breakthrough::{Move, Position};
+use crate::rulesets::breakthrough::{Color, Move, Position, mirror_files};
 
 /// A child is searched until its numbers pass its best sibling's by this fraction (not
 /// by one): fewer switches between siblings, fewer positions searched again.
@@ -67,6 +68,7 @@ pub(crate) struct Worker<'a> {
 struct Child {
     m: Move,
     pos: Position,
+    key: Key,
     phi: u32,
     delta: u32,
 }
@@ -86,7 +88,7 @@ impl<'a> Worker<'a> {
     /// Searches `pos` until it is proven or disproven, or the search is stopped; its
     /// numbers at the end (also in the table).
     pub(crate) fn solve(&mut self, pos: &Position) -> Entry {
-        let entry = self.mid(pos, INF, INF);
+        let entry = self.mid(pos, Key::of(pos), INF, INF);
         self.flush();
         entry
     }
@@ -122,11 +124,11 @@ impl<'a> Worker<'a> {
 
     /// The multiple-iterative-deepening step: searches below `pos` until its phi reaches
     /// `th_phi` or its delta `th_delta`.
-    fn mid(&mut self, pos: &Position, th_phi: u32, th_delta: u32) -> Entry {
+    fn mid(&mut self, pos: &Position, key: Key, th_phi: u32, th_delta: u32) -> Entry {
         self.count_node();
         if let Some(known) = knowledge::judge(pos) {
             let entry = settled(known);
-            self.table.store(pos.hash(), entry);
+            self.table.store(key, entry);
             return entry;
         }
         let start = self.nodes;
@@ -146,7 +148,7 @@ impl<'a> Worker<'a> {
                     },
                     work: (self.nodes - start).min(u64::from(u32::MAX)) as u32,
                 };
-                self.table.store(pos.hash(), entry);
+                self.table.store(key, entry);
                 break entry;
             }
             // The child may spend what keeps this node under its delta threshold, and
@@ -157,11 +159,11 @@ impl<'a> Worker<'a> {
             let widened =
                 (u64::from(second) + 1).max((f64::from(second) * (1.0 + EPSILON)).ceil() as u64);
             let child_th_delta = widened.min(u64::from(th_phi)) as u32;
-            let child = children[best].pos;
-            let entry = self.mid(&child, child_th_phi, child_th_delta);
+            let (child, child_key) = (children[best].pos, children[best].key);
+            let entry = self.mid(&child, child_key, child_th_phi, child_th_delta);
             // Others may have been settled through transpositions meanwhile.
             for c in children.iter_mut() {
-                if let Some(e) = self.table.get(c.pos.hash()) {
+                if let Some(e) = self.table.get(c.key) {
                     (c.phi, c.delta) = (e.phi, e.delta);
                 }
             }
@@ -172,26 +174,43 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves worth searching, with their numbers, into `children`: a move that lets
-    /// the opponent win at once is left out (none left: the position is lost).
+    /// the opponent win at once is left out (none left: the position is lost), and in a
+    /// symmetric position a move whose mirror image is already there.
     fn expand(&mut self, pos: &Position, children: &mut Vec<Child>) {
         children.clear();
-        children.extend(pos.legal_moves().iter().map(|&m| Child {
-            m,
-            pos: pos.child(m),
-            phi: 0,
-            delta: 0,
+        children.extend(pos.legal_moves().iter().map(|&m| {
+            let child = pos.child(m);
+            Child {
+                m,
+                pos: child,
+                key: Key::of(&child),
+                phi: 0,
+                delta: 0,
+            }
         }));
-        self.table.touch(children.iter().map(|c| c.pos.hash()));
+        let files = pos.files();
+        if [Color::White, Color::Black]
+            .iter()
+            .all(|&c| mirror_files(pos.pawns(c), files) == pos.pawns(c))
+        {
+            let mut seen = Vec::with_capacity(children.len());
+            children.retain(|c| {
+                let new = !seen.contains(&c.key.hash);
+                seen.push(c.key.hash);
+                new
+            });
+        }
+        self.table.touch(children.iter().map(|c| c.key));
         children.retain_mut(|c| {
             if c.pos.winning_move().is_some() {
                 return false;
             }
-            (c.phi, c.delta) = match self.table.get(c.pos.hash()) {
+            (c.phi, c.delta) = match self.table.get(c.key) {
                 Some(e) => (e.phi, e.delta),
                 None => match knowledge::judge(&c.pos) {
                     Some(known) => {
                         let e = settled(known);
-                        self.table.store(c.pos.hash(), e);
+                        self.table.store(c.key, e);
                         (e.phi, e.delta)
                     }
                     None => {
@@ -203,7 +222,7 @@ impl<'a> Worker<'a> {
                             best: 0,
                             work: 0,
                         };
-                        self.table.store(c.pos.hash(), e);
+                        self.table.store(c.key, e);
                         (phi, delta)
                     }
                 },
@@ -246,9 +265,11 @@ mod tests {
 
     #[test]
     fn numbers_of_a_node() {
+        let pos = Position::startpos(crate::rulesets::breakthrough::DiagonalStep::Free);
         let child = |phi, delta| Child {
             m: Move::from_bits(8 << 6).unwrap(),
-            pos: Position::startpos(crate::rulesets::breakthrough::DiagonalStep::Free),
+            pos,
+            key: Key::of(&pos),
             phi,
             delta,
         };

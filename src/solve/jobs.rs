@@ -1,7 +1,7 @@
 //! A solve split into independent jobs, for a job runner to spread over machines.
 //!
 //! [`split`] lists the positions `depth` plies below the root that the rules and
-//! patterns do not settle, each once (transpositions merged). Each is an ordinary
+//! patterns do not settle, each once (transpositions and mirror images merged). Each is an ordinary
 //! `solve --fen` run with nothing shared: a job needs no other job's table or result, so
 //! GNU Parallel over ssh, a Slurm array or a Kubernetes Job can run them anywhere, in
 //! any order, retrying failures. [`merge`] then takes the jobs' answers and settles the
@@ -11,8 +11,15 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::key::Key;
 use super::knowledge::{self, Known};
 use crate::rulesets::breakthrough::{Color, Move, Position};
+
+/// What names a job's answer: the same for a position and its mirror image, which have
+/// the same value, so one job answers for both.
+pub(crate) fn job_key(pos: &Position) -> u64 {
+    Key::of(pos).hash
+}
 
 /// The unsettled positions `depth` plies below `root`, each once, in move order.
 pub(crate) fn split(root: &Position, depth: u32) -> Vec<Position> {
@@ -23,8 +30,8 @@ pub(crate) fn split(root: &Position, depth: u32) -> Vec<Position> {
 }
 
 fn collect(pos: &Position, depth: u32, seen: &mut HashSet<(u64, u32)>, jobs: &mut Vec<Position>) {
-    // A position reached again at the same depth is the same job.
-    if !seen.insert((pos.hash(), depth)) || knowledge::judge(pos).is_some() {
+    // A position reached again at the same depth, or its mirror image, is the same job.
+    if !seen.insert((job_key(pos), depth)) || knowledge::judge(pos).is_some() {
         return;
     }
     if depth == 0 {
@@ -47,8 +54,8 @@ pub(crate) struct Merged {
     pub(crate) open: Vec<Position>,
 }
 
-/// Settles the `depth` plies below `root` from `answers` (a job position's hash -> who
-/// wins from it, `None` when its job gave up).
+/// Settles the `depth` plies below `root` from `answers` (a job position's [`job_key`]
+/// -> who wins from it, `None` when its job gave up).
 pub(crate) fn merge(root: &Position, depth: u32, answers: &HashMap<u64, Option<Color>>) -> Merged {
     let mut merger = Merger {
         answers,
@@ -82,8 +89,8 @@ impl Merger<'_> {
             };
         }
         if depth == 0 {
-            let answer = self.answers.get(&pos.hash()).copied().flatten();
-            if answer.is_none() && self.open_seen.insert(pos.hash()) {
+            let answer = self.answers.get(&job_key(pos)).copied().flatten();
+            if answer.is_none() && self.open_seen.insert(job_key(pos)) {
                 self.open.push(*pos);
             }
             return (answer, None);
@@ -91,7 +98,7 @@ impl Merger<'_> {
         let mut all_lost = true;
         for &m in pos.legal_moves().iter() {
             let child = pos.child(m);
-            let key = (child.hash(), depth - 1);
+            let key = (job_key(&child), depth - 1);
             let winner = match self.memo.get(&key) {
                 Some(&w) => w,
                 None => {
@@ -131,7 +138,7 @@ mod tests {
                         .map(|job| {
                             let s =
                                 solve(*job, &Settings::small(), &AtomicBool::new(false)).unwrap();
-                            (job.hash(), s.winner)
+                            (job_key(job), s.winner)
                         })
                         .collect();
                     let merged = merge(&root, depth, &answers);
@@ -146,7 +153,7 @@ mod tests {
                     // One answer missing: the merge cannot be sure of the root unless that
                     // job was not needed, and names it if it was.
                     let mut fewer = answers.clone();
-                    fewer.remove(&jobs[0].hash());
+                    fewer.remove(&job_key(&jobs[0]));
                     let partial = merge(&root, depth, &fewer);
                     match partial.winner {
                         None => assert_eq!(partial.open.first(), Some(&jobs[0])),

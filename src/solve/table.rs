@@ -7,6 +7,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::key::Key;
 use crate::search::tt::{TableError, available_megabytes};
 
 /// Infinity of proof numbers: a proof number is `INF` only when the other one is 0.
@@ -93,27 +94,33 @@ impl Table {
         Some((check >> 18, entry))
     }
 
-    /// The entry of `key`, if the table has it.
-    pub(crate) fn get(&self, key: u64) -> Option<Entry> {
-        let bucket = self.bucket(key);
+    /// The entry of `key`'s position, if the table has it.
+    pub(crate) fn get(&self, key: Key) -> Option<Entry> {
+        let bucket = self.bucket(key.hash);
         (0..BUCKET).find_map(|i| match Table::read(bucket, i) {
-            Some((k, e)) if k == key & KEY_MASK => Some(e),
+            Some((k, e)) if k == key.hash & KEY_MASK => Some(Entry {
+                best: key.orient(e.best),
+                ..e
+            }),
             _ => None,
         })
     }
 
     /// Loads the buckets of `keys` into the cache at once: independent loads overlap,
     /// where probing one key after another waits for each miss in turn.
-    pub(crate) fn touch(&self, keys: impl Iterator<Item = u64>) {
+    pub(crate) fn touch(&self, keys: impl Iterator<Item = Key>) {
         let mut any = 0;
         for key in keys {
-            any ^= self.bucket(key).0[0].load(Relaxed);
+            any ^= self.bucket(key.hash).0[0].load(Relaxed);
         }
         std::hint::black_box(any);
     }
 
-    /// Records `entry` for `key`, over the key's old entry or the least valuable one.
-    pub(crate) fn store(&self, key: u64, entry: Entry) {
+    /// Records `entry` for `key`'s position, over the key's old entry or the least
+    /// valuable one.
+    pub(crate) fn store(&self, key: Key, entry: Entry) {
+        let best = key.orient(entry.best);
+        let key = key.hash;
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut lowest = u64::MAX;
@@ -133,8 +140,7 @@ impl Table {
             }
         }
         let numbers = u64::from(entry.phi) | u64::from(entry.delta) << 32;
-        let check =
-            (key & KEY_MASK) << 18 | u64::from(entry.best & 0xfff) << 6 | work_log(entry.work);
+        let check = (key & KEY_MASK) << 18 | u64::from(best & 0xfff) << 6 | work_log(entry.work);
         bucket.0[2 * victim + 1].store(numbers, Relaxed);
         bucket.0[2 * victim].store(check ^ numbers, Relaxed);
     }
@@ -163,11 +169,13 @@ mod tests {
             best: 0,
             work,
         };
-        table.store(u64::MAX - 1, entry(4));
-        assert_eq!(table.get(u64::MAX - 1), Some(entry(4)));
-        assert_eq!(table.get(u64::MAX - 2), None);
+        table.store(Key::from_hash(u64::MAX - 1), entry(4));
+        assert_eq!(table.get(Key::from_hash(u64::MAX - 1)), Some(entry(4)));
+        assert_eq!(table.get(Key::from_hash(u64::MAX - 2)), None);
         // Keys of one bucket: the same high bits.
-        let keys: Vec<u64> = (0..BUCKET as u64 + 1).map(|i| 1 << 40 | i).collect();
+        let keys: Vec<Key> = (0..BUCKET as u64 + 1)
+            .map(|i| Key::from_hash(1 << 40 | i))
+            .collect();
         for (i, &key) in keys.iter().enumerate() {
             table.store(key, entry(1 << (10 - i)));
         }
@@ -183,7 +191,7 @@ mod tests {
             work: 1,
         };
         table.store(keys[0], proven);
-        table.store(1 << 40 | 77, entry(1 << 20));
+        table.store(Key::from_hash(1 << 40 | 77), entry(1 << 20));
         assert_eq!(table.get(keys[0]), Some(proven), "a proven entry stays");
     }
 }

@@ -14,7 +14,7 @@ pub use crate::rulesets::common::{Color, EndReason, Outcome};
 pub use fen::FenError;
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS};
 pub use perft::perft;
-pub use position::{MAX_MOVES, MoveError, MoveList, Position};
+pub use position::{MAX_MOVES, MoveError, MoveList, Position, mirror_files};
 pub use types::{DiagonalStep, Move, Square};
 
 /// The 8x8 start position's FEN.

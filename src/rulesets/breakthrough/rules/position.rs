@@ -158,6 +158,14 @@ pub(super) fn step_targets<const WHITE: bool>(
     [straight & empty, lower & diagonal_ok, higher & diagonal_ok]
 }
 
+/// `bb` reflected across the middle file of a board `files` wide: each rank's byte has
+/// its bits reversed (file `f` to `7 - f`), then moves down by the files the board lacks.
+/// No bit crosses into the next rank: files `files..8` are empty.
+#[inline]
+pub fn mirror_files(bb: u64, files: u8) -> u64 {
+    bb.reverse_bits().swap_bytes() >> (8 - files)
+}
+
 /// A Breakthrough position on any board from 3x4 to 8x8, in either rule set.
 ///
 /// ```
@@ -562,6 +570,26 @@ impl Position {
         let mut next = *self;
         next.play_unchecked(m);
         next
+    }
+
+    /// The position reflected across the board's middle file: the rules are symmetric, so
+    /// it has the same value, with every move [`Move::mirrored`].
+    ///
+    /// ```
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+    /// let pos = Position::from_fen("5/1p3/5/P4/5 w", DiagonalStep::Free).unwrap();
+    /// assert_eq!(pos.mirrored().to_fen(), "5/3p1/5/4P/5 w - - 0 1");
+    /// let m = pos.parse_move("a2b3").unwrap();
+    /// assert_eq!(m.mirrored(5).to_string(), "e2d3");
+    /// ```
+    pub fn mirrored(&self) -> Position {
+        let files = self.geometry.files;
+        Position::from_parts(
+            self.pawns.map(|bb| mirror_files(bb, files)),
+            self.side,
+            self.diagonal,
+            self.geometry,
+        )
     }
 
     /// A text diagram with files and ranks labelled, White at the bottom.

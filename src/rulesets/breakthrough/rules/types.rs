@@ -43,6 +43,12 @@ impl Square {
     pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
+
+    /// The square across the board's middle file, on a board `files` wide.
+    #[inline]
+    pub const fn mirrored(self, files: u8) -> Square {
+        Square::new(files - 1 - self.file(), self.rank())
+    }
 }
 
 impl fmt::Display for Square {
@@ -71,6 +77,13 @@ impl Move {
     #[inline]
     pub const fn to(self) -> Square {
         Square((self.0 >> 6) as u8)
+    }
+
+    /// The same step across the board's middle file, on a board `files` wide: the move
+    /// of [`Position::mirrored`](super::Position::mirrored).
+    #[inline]
+    pub const fn mirrored(self, files: u8) -> Move {
+        Move::new(self.from().mirrored(files), self.to().mirrored(files))
     }
 
     /// The raw 12-bit encoding, for packing into tables.

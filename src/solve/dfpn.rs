@@ -88,7 +88,16 @@ impl<'a> Worker<'a> {
     /// Searches `pos` until it is proven or disproven, or the search is stopped; its
     /// numbers at the end (also in the table).
     pub(crate) fn solve(&mut self, pos: &Position) -> Entry {
-        let entry = self.mid(pos, Key::of(pos), INF, INF);
+        let key = Key::of(pos);
+        let entry = match knowledge::judge(pos) {
+            Some(known) => {
+                self.count_node();
+                let entry = settled(known);
+                self.table.store(key, entry);
+                entry
+            }
+            None => self.mid(pos, key, INF, INF),
+        };
         self.flush();
         entry
     }
@@ -123,14 +132,10 @@ impl<'a> Worker<'a> {
     }
 
     /// The multiple-iterative-deepening step: searches below `pos` until its phi reaches
-    /// `th_phi` or its delta `th_delta`.
+    /// `th_phi` or its delta `th_delta`. `pos` was judged unsettled before (as the root by
+    /// `solve`, as a child by `expand`), so it is not judged again.
     fn mid(&mut self, pos: &Position, key: Key, th_phi: u32, th_delta: u32) -> Entry {
         self.count_node();
-        if let Some(known) = knowledge::judge(pos) {
-            let entry = settled(known);
-            self.table.store(key, entry);
-            return entry;
-        }
         let start = self.nodes;
         // Each depth's list is kept for the next node at that depth: no allocation.
         let mut children = self.lists.pop().unwrap_or_default();
@@ -202,12 +207,14 @@ impl<'a> Worker<'a> {
         }
         self.table.touch(children.iter().map(|c| c.key));
         children.retain_mut(|c| {
+            // A child reaches no goal and takes no last pawn: that would have been a win
+            // at once, which `mid` takes before expanding.
             if c.pos.winning_move().is_some() {
                 return false;
             }
             (c.phi, c.delta) = match self.table.get(c.key) {
                 Some(e) => (e.phi, e.delta),
-                None => match knowledge::judge(&c.pos) {
+                None => match knowledge::judge_past_wins_at_once(&c.pos) {
                     Some(known) => {
                         let e = settled(known);
                         self.table.store(c.key, e);

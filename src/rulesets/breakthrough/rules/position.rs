@@ -436,18 +436,29 @@ impl Position {
         if targets & before_goal == 0 || targets & g.goal[us.index()] != 0 || last_pawn_capture {
             return None;
         }
-        self.legal_moves().iter().copied().find(|&m| {
-            if m.to().bit() & before_goal == 0 {
-                return false;
+        // Capturing on the target takes no attacker of it away, so the enemy's attacks
+        // now are those after the move. Candidates in `legal_moves` order.
+        let them = self.pawns[us.opponent().index()];
+        let enemy_attacks = match us {
+            Color::White => ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
+            Color::Black => ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
+        };
+        let safe = before_goal & !enemy_attacks;
+        for (targets, offset) in [a, b, c].into_iter().zip(self.step_offsets()) {
+            let mut targets = targets & safe;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as i8;
+                targets &= targets - 1;
+                let m = Move::new(
+                    Square::from_index((to + offset) as u8),
+                    Square::from_index(to as u8),
+                );
+                if self.child(m).winning_move().is_none() {
+                    return Some(m);
+                }
             }
-            let child = self.child(m);
-            let them = child.pawns[us.opponent().index()];
-            let enemy_attacks = match us {
-                Color::White => ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
-                Color::Black => ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
-            };
-            enemy_attacks & m.to().bit() == 0 && child.winning_move().is_none()
-        })
+        }
+        None
     }
 
     /// True if the side not to move would win at once if it were its turn:

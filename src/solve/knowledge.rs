@@ -1,12 +1,12 @@
 //! What settles a Breakthrough position without search, every rule of it sound (the
 //! certificate checker replays the moves each one gives, with nothing but the rules):
-//! the game's end, a win at once, the static win in two of the rules, and races: a pawn
-//! that no enemy pawn can ever capture or block, against the opponent's fastest pawn.
+//! the game's end, a win at once, the static win in two (of each rule set), and races: a
+//! pawn that no enemy pawn can ever capture or block, against the opponent's fastest pawn.
 
 use std::sync::OnceLock;
 
 use crate::rulesets::breakthrough::eval::evaluate;
-use crate::rulesets::breakthrough::{Color, Move, Position, Square};
+use crate::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, Square};
 
 /// A position settled without search, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,10 +36,44 @@ pub(crate) fn judge_past_wins_at_once(pos: &Position) -> Option<Known> {
     if pos.count_legal_moves() == 0 {
         return Some(Known::Loss);
     }
-    if let Some(m) = pos.win_in_two() {
+    if let Some(m) = pos.win_in_two().or_else(|| capture_only_win_in_two(pos)) {
         return Some(Known::Win(Some(m)));
     }
     race(pos)
+}
+
+/// The capture-only rules' win in two, for a position with no win at once: a step to the
+/// rank before the goal onto a square no enemy pawn attacks, below an empty goal square,
+/// when the opponent cannot win at once in reply. Enemy pawns never step back onto their
+/// first rank, so the goal square stays empty and the straight step onto it wins next;
+/// the pawn cannot be taken, and its side keeps it (it is not its last pawn to take).
+pub(super) fn capture_only_win_in_two(pos: &Position) -> Option<Move> {
+    if pos.diagonal_step() != DiagonalStep::CaptureOnly {
+        return None;
+    }
+    let us = pos.side_to_move();
+    let g = pos.geometry();
+    let open_goal = g.goal[us.index()] & !pos.occupied();
+    let them = pos.pawns(us.opponent());
+    let (below_open_goal, enemy_attacks) = match us {
+        Color::White => (
+            open_goal >> 8,
+            ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
+        ),
+        Color::Black => (
+            open_goal << 8,
+            ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
+        ),
+    };
+    // Capturing on the target takes no attacker of it away.
+    let safe = below_open_goal & !enemy_attacks;
+    if safe == 0 {
+        return None;
+    }
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| m.to().bit() & safe != 0 && pos.child(m).winning_move().is_none())
 }
 
 /// Proof and disproof numbers of an unsettled position before any search, from the
@@ -205,6 +239,32 @@ mod tests {
             // Black's b5 can take a White pawn on a4: no race.
             let caught = pos("6/1p4/6/P5/6/6 w", diagonal);
             assert_eq!(judge(&caught), None);
+        }
+    }
+
+    #[test]
+    fn capture_only_win_in_two_is_static() {
+        let capture_only = |fen| pos(fen, DiagonalStep::CaptureOnly);
+        // c3c4 reaches the rank before the goal below the empty c5, out of reach of any
+        // Black pawn: c5 next. Black's a2 is nearer its goal but blocked, so no race says so.
+        let win = capture_only("4p/5/2P2/p4/P4 w");
+        assert_eq!(race(&win), None);
+        assert_eq!(win_move(&win).as_deref(), Some("c3c4"));
+        // c5 taken: the straight step is blocked for good.
+        assert_eq!(judge(&capture_only("2p1p/5/2P2/p4/P4 w")), None);
+        // b5 attacks c4.
+        assert_eq!(judge(&capture_only("1p2p/5/2P2/p4/P4 w")), None);
+        // Black's a2 free to take b1 in reply: not a win in two.
+        assert_eq!(judge(&capture_only("4p/5/2P2/p4/PP3 w")), None);
+        // Not the standard rules' (they have their own, with diagonal steps to the goal).
+        let standard = pos("4p/5/2P2/p4/P4 w", DiagonalStep::Free);
+        assert_eq!(capture_only_win_in_two(&standard), None);
+    }
+
+    fn win_move(pos: &Position) -> Option<String> {
+        match judge(pos) {
+            Some(Known::Win(Some(m))) => Some(m.to_string()),
+            _ => None,
         }
     }
 }

@@ -95,6 +95,8 @@ fn small_boards_agree_with_minimax_and_their_proofs_check() {
 fn knowledge_agrees_with_minimax() {
     let mut rng = Rng::new(11);
     let mut settled = [0usize; 2];
+    // Wins the capture-only win in two settles, each checked below like any other.
+    let mut capture_only_wins = 0;
     for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
         for (files, ranks) in [(4, 5), (5, 4), (3, 6), (6, 4)] {
             let mut memo = HashMap::new();
@@ -110,6 +112,11 @@ fn knowledge_agrees_with_minimax() {
                 }
                 let mut line = pos;
                 while line.outcome().is_none() {
+                    if line.winning_move().is_none()
+                        && knowledge::capture_only_win_in_two(&line).is_some()
+                    {
+                        capture_only_wins += 1;
+                    }
                     match knowledge::judge(&line) {
                         Some(Known::Win(m)) => {
                             assert!(wins(&line, &mut memo), "{line:?}");
@@ -131,6 +138,7 @@ fn knowledge_agrees_with_minimax() {
         }
     }
     assert!(settled[0] > 200 && settled[1] > 100, "{settled:?}");
+    assert!(capture_only_wins > 20, "{capture_only_wins}");
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! `breakthrough solve`: who wins a Breakthrough position with perfect play, proven.
 //!
 //! A depth-first proof-number search ([`dfpn`]) over a table shared by every thread
-//! ([`table`]), helped by what settles a position without search ([`knowledge`]: the
-//! end of the game, wins at once, the static win in two, races). With more than one
-//! thread (or when every root move's value is asked for) the root's moves are jobs that
-//! the threads take in turn, sharing the table; a job that proves a win ends the others.
+//! ([`table`]; a position and its mirror image share an entry, [`key`]), helped by what
+//! settles a position without search ([`knowledge`]: the end of the game, wins at once,
+//! the static win in two, races). With more than one thread (or when every root move's
+//! value is asked for) the root's moves are jobs that the threads take in turn, sharing
+//! the table; a job that proves a win ends the others.
 //! The proof can be written as a strategy the rules alone can check ([`certificate`]).
 //! A solve too big for one machine splits into independent jobs ([`jobs`]).
 

@@ -55,6 +55,28 @@ fn a_mirrored_position_has_the_mirrored_moves_and_result() {
 }
 
 #[test]
+fn attacked_squares_are_where_captures_land() {
+    // Positions in play: a finished game has no moves.
+    for pos in common::random_positions(17, 2)
+        .into_iter()
+        .filter(|p| p.outcome().is_none())
+    {
+        let us = pos.side_to_move();
+        let captured = pos
+            .legal_moves()
+            .iter()
+            .filter(|&&m| pos.is_capture(m))
+            .fold(0u64, |bb, m| bb | m.to().bit());
+        assert_eq!(
+            pos.attacks(us) & pos.pawns(us.opponent()),
+            captured,
+            "{pos:?}"
+        );
+        assert_eq!(pos.attacks(us) & !pos.geometry().board, 0, "{pos:?}");
+    }
+}
+
+#[test]
 fn fen_round_trip_on_random_positions() {
     for pos in common::random_positions(5, 2) {
         let fen = pos.to_fen();

@@ -54,19 +54,12 @@ pub(super) fn capture_only_win_in_two(pos: &Position) -> Option<Move> {
     let us = pos.side_to_move();
     let g = pos.geometry();
     let open_goal = g.goal[us.index()] & !pos.occupied();
-    let them = pos.pawns(us.opponent());
-    let (below_open_goal, enemy_attacks) = match us {
-        Color::White => (
-            open_goal >> 8,
-            ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
-        ),
-        Color::Black => (
-            open_goal << 8,
-            ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
-        ),
+    let below_open_goal = match us {
+        Color::White => open_goal >> 8,
+        Color::Black => open_goal << 8,
     };
     // Capturing on the target takes no attacker of it away.
-    let safe = below_open_goal & !enemy_attacks;
+    let safe = below_open_goal & !pos.attacks(us.opponent());
     if safe == 0 {
         return None;
     }

@@ -438,12 +438,7 @@ impl Position {
         }
         // Capturing on the target takes no attacker of it away, so the enemy's attacks
         // now are those after the move. Candidates in `legal_moves` order.
-        let them = self.pawns[us.opponent().index()];
-        let enemy_attacks = match us {
-            Color::White => ((them & g.not_first_file) >> 9) | ((them & g.not_last_file) >> 7),
-            Color::Black => ((them & g.not_first_file) << 7) | ((them & g.not_last_file) << 9),
-        };
-        let safe = before_goal & !enemy_attacks;
+        let safe = before_goal & !self.attacks(us.opponent());
         for (targets, offset) in [a, b, c].into_iter().zip(self.step_offsets()) {
             let mut targets = targets & safe;
             while targets != 0 {
@@ -459,6 +454,18 @@ impl Position {
             }
         }
         None
+    }
+
+    /// The squares pawns of `color` attack: where they could capture an enemy pawn.
+    #[inline]
+    pub fn attacks(&self, color: Color) -> u64 {
+        let g = self.geometry;
+        let pawns = self.pawns[color.index()];
+        let attacks = match color {
+            Color::White => ((pawns & g.not_first_file) << 7) | ((pawns & g.not_last_file) << 9),
+            Color::Black => ((pawns & g.not_first_file) >> 9) | ((pawns & g.not_last_file) >> 7),
+        };
+        attacks & g.board
     }
 
     /// True if the side not to move would win at once if it were its turn:

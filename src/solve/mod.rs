@@ -130,8 +130,8 @@ pub(crate) fn solve(
 }
 
 /// [`solve`] with a table of the caller's (its size setting unused): what earlier
-/// solves proved there is known at once. Positions of one board and rule set only: the
-/// table's keys do not tell the rule sets apart.
+/// solves proved there is known at once. The keys tell boards and rule sets apart, so one
+/// table may serve several.
 pub(crate) fn solve_in(
     table: &Table,
     root: Position,

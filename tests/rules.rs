@@ -35,6 +35,7 @@ fn a_mirrored_position_has_the_mirrored_moves_and_result() {
         let image = pos.mirrored();
         let files = pos.files();
         assert_eq!(image.mirrored(), pos);
+        assert_eq!(pos.is_symmetric(), image == pos, "{pos:?}");
         assert_eq!(image.hash(), image.hash_from_scratch());
         let mut mirrored: Vec<u16> = pos
             .legal_moves()
@@ -51,6 +52,15 @@ fn a_mirrored_position_has_the_mirrored_moves_and_result() {
             pos.winning_move().is_some(),
             "{pos:?}"
         );
+    }
+}
+
+#[test]
+fn start_positions_are_symmetric() {
+    for pos in common::all_starts() {
+        assert!(pos.is_symmetric(), "{pos:?}");
+        let m = pos.legal_moves()[0];
+        assert!(!pos.child(m).is_symmetric(), "{pos:?} {m}");
     }
 }
 

@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::key::Key;
 use super::knowledge::{self, Known};
 use super::table::{Entry, INF, Table};
-use crate::rulesets::breakthrough::{Color, Move, Position, mirror_files};
+use crate::rulesets::breakthrough::{MAX_MOVES, Move, Position};
 
 /// A child is searched until its numbers pass its best sibling's by this fraction (not
 /// by one): fewer switches between siblings, fewer positions searched again.
@@ -193,15 +193,16 @@ impl<'a> Worker<'a> {
                 delta: 0,
             }
         }));
-        let files = pos.files();
-        if [Color::White, Color::Black]
-            .iter()
-            .all(|&c| mirror_files(pos.pawns(c), files) == pos.pawns(c))
-        {
-            let mut seen = Vec::with_capacity(children.len());
+        if pos.is_symmetric() {
+            // Twin moves lead to mirror images, which share a key: keep the first of each.
+            let mut seen = [0u64; MAX_MOVES];
+            let mut kept = 0;
             children.retain(|c| {
-                let new = !seen.contains(&c.key.hash);
-                seen.push(c.key.hash);
+                let new = !seen[..kept].contains(&c.key.hash);
+                if new {
+                    seen[kept] = c.key.hash;
+                    kept += 1;
+                }
                 new
             });
         }

@@ -1,10 +1,10 @@
 //! A solve split into independent jobs, for a job runner to spread over machines.
 //!
 //! [`split`] lists the positions `depth` plies below the root that the rules and
-//! patterns do not settle, each once (transpositions and mirror images merged). Each is an ordinary
-//! `solve --fen` run with nothing shared: a job needs no other job's table or result, so
-//! GNU Parallel over ssh, a Slurm array or a Kubernetes Job can run them anywhere, in
-//! any order, retrying failures. [`merge`] then takes the jobs' answers and settles the
+//! patterns do not settle, each once (transpositions and mirror images merged). Each is
+//! an ordinary `solve --fen` run with nothing shared: a job needs no other job's table or
+//! result, so GNU Parallel over ssh, a Slurm array or a Kubernetes Job can run them
+//! anywhere, in any order, retrying failures. [`merge`] then takes the jobs' answers and settles the
 //! top of the tree by plain minimax: the side to move wins if one move leads to a
 //! position it wins, loses if every move leads to one it loses. A job not run (or not
 //! proven) leaves the positions above it open, and the merge names those it needed.

@@ -74,7 +74,7 @@ pub(super) fn capture_only_win_in_two(pos: &Position) -> Option<Move> {
 /// the smaller its proof number (1 to 81) and the larger its disproof number (1 to 81,
 /// times the side to move's moves / 8). 5x5 took 3.1 times fewer nodes than with a start
 /// from mobility, (1, 1 + moves / 4), with 1 to 21 (±400 cp in steps of 40); the finer 1
-/// to 81 (±200 cp in steps of 5) 1.3 times fewer again (1.2 to 2 on five other boards),
+/// to 81 (±200 cp in steps of 5) 1.3 times fewer again (0.97 to 2.1 on five other boards),
 /// and the moves' factor 1.17 fewer again (0.95 to 1.5 on the five others).
 pub(crate) fn initial(pos: &Position) -> (u32, u32) {
     const SPAN: i32 = 200;

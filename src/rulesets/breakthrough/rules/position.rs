@@ -610,6 +610,13 @@ impl Position {
         )
     }
 
+    /// True when the position is its own mirror image (as the start is): each move and
+    /// its mirror image lead to positions of the same value.
+    pub fn is_symmetric(&self) -> bool {
+        let files = self.geometry.files;
+        self.pawns.iter().all(|&bb| mirror_files(bb, files) == bb)
+    }
+
     /// A text diagram with files and ranks labelled, White at the bottom.
     pub fn diagram(&self) -> String {
         let g = self.geometry;

@@ -3,7 +3,7 @@
 //! bits of the key (bits the bucket's index does not use), the winning move and the work,
 //! xored with the numbers, so a read that meets an entry another thread is writing sees a
 //! wrong key and takes it for a miss. Four entries make a bucket of one cache line; a full
-//! bucket gives up the entry that cost least to compute, unproven ones before proven ones.
+//! bucket gives up the entry that cost least to compute, unproven before proven at equal cost.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -133,7 +133,10 @@ impl Table {
                 victim = i;
                 break;
             }
-            let value = u64::from(e.is_proven()) << 8 | work_log(e.work);
+            // Work first: a proven position that cost nothing (most are children settled
+            // by knowledge) is recomputed at once; one whose proof took a million nodes
+            // is not, and neither is an open one that took as many.
+            let value = work_log(e.work) << 1 | u64::from(e.is_proven());
             if value < lowest {
                 lowest = value;
                 victim = i;
@@ -188,10 +191,16 @@ mod tests {
             phi: 0,
             delta: INF,
             best: 0xabc,
-            work: 1,
+            work: 1 << 6,
         };
         table.store(keys[0], proven);
+        // At equal work (2^6) the open entry goes first...
         table.store(Key::from_hash(1 << 40 | 77), entry(1 << 20));
         assert_eq!(table.get(keys[0]), Some(proven), "a proven entry stays");
+        assert!(table.get(keys[4]).is_none());
+        // ... but a cheap proof goes before a costly open entry (2^8).
+        table.store(Key::from_hash(1 << 40 | 78), entry(1 << 20));
+        assert!(table.get(keys[0]).is_none());
+        assert!(table.get(keys[2]).is_some());
     }
 }

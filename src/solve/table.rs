@@ -89,7 +89,8 @@ impl Table {
             phi: numbers as u32,
             delta: (numbers >> 32) as u32,
             best: ((check >> 6) & 0xfff) as u16,
-            work: if log == 0 { 0 } else { 1 << (log - 1) },
+            // A torn read may hold any bits (the key check then refuses it): no overflow.
+            work: if log == 0 { 0 } else { 1 << (log - 1).min(31) },
         };
         Some((check >> 18, entry))
     }
@@ -162,6 +163,23 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let table = Table::new(1).unwrap();
+        let key = Key::from_hash(0x1234_5678_9abc_def0);
+        let entry = Entry {
+            phi: 3,
+            delta: 7,
+            best: 0,
+            work: 8,
+        };
+        table.store(key, entry);
+        assert_eq!(table.get(key), Some(entry));
+        // The check word of another write: other key bits, a work length of 63.
+        table.bucket(key.hash).0[0].fetch_xor(1 << 40 | 0b11_0000, Relaxed);
+        assert_eq!(table.get(key), None);
+    }
 
     #[test]
     fn keeps_entries_and_gives_up_the_cheapest() {

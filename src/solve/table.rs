@@ -176,7 +176,7 @@ mod tests {
         };
         table.store(key, entry);
         assert_eq!(table.get(key), Some(entry));
-        // The check word of another write: other key bits, a work length of 63.
+        // The check word of another write: other key bits, a work length of 52.
         table.bucket(key.hash).0[0].fetch_xor(1 << 40 | 0b11_0000, Relaxed);
         assert_eq!(table.get(key), None);
     }

@@ -199,6 +199,44 @@ fn bad_arguments_and_files() {
     }
 }
 
+/// `--table-file`: a second run goes on from the first's table; a file that is not a
+/// table, or a size asked beside a saved table, is refused in one line; a table that
+/// cannot be saved still gives the answer, then the error.
+#[test]
+fn a_table_file_carries_a_solve_over_to_the_next_run() {
+    let file = temporary("4x5.table");
+    let _ = std::fs::remove_file(&file);
+    let path = file.to_str().unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", "--board", "4x5", "--threads", "1", "--json"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let first = json(&solve(&["--table-file", path]));
+    assert_eq!(first["table_file"]["loaded"], false);
+    assert_eq!(first["table_file"]["saved"], true);
+    assert!(first["nodes"].as_u64().unwrap() > 1000);
+    let second = json(&solve(&["--table-file", path]));
+    assert_eq!(second["table_file"]["loaded"], true);
+    assert_eq!(second["winner"], first["winner"]);
+    assert!(second["nodes"].as_u64().unwrap() <= 2, "{second}");
+    let both = one_error_line(&solve(&["--table-file", path, "--hash", "16"]));
+    assert!(both.contains("--hash"), "{both}");
+    let foreign = one_error_line(&solve(&["--table-file", "Cargo.toml"]));
+    assert!(foreign.contains("Cargo.toml"), "{foreign}");
+    let unsaved = solve(&["--table-file", "/nonexistent/dir/table"]);
+    assert_eq!(unsaved.status.code(), Some(1));
+    let answer: Value = serde_json::from_slice(&unsaved.stdout).unwrap();
+    assert_eq!(answer["winner"], first["winner"]);
+    assert_eq!(answer["table_file"]["saved"], false);
+    let error = String::from_utf8_lossy(&unsaved.stderr);
+    assert!(
+        error.lines().count() == 1 && error.contains("/nonexistent/dir"),
+        "{error}"
+    );
+    std::fs::remove_file(&file).unwrap();
+}
+
 /// `solve --split` lists jobs; each run as its own process, their answers merged give
 /// plain minimax's value of the whole (4x5, both rule sets, split one and two plies
 /// down); a job left out leaves the root open and is named; bad answer files are refused

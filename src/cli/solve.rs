@@ -41,6 +41,11 @@ pub(super) struct SolveArgs {
     /// Write the winning strategy to FILE, checkable by `verify-proof`.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
+    /// Start from the solver's table saved in FILE if it exists (the file sets the size),
+    /// and save the table there at the end, proven or not: a solve stopped by its time
+    /// limit goes on from where it stopped when run again.
+    #[arg(long, value_name = "FILE", conflicts_with = "split")]
+    table_file: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -112,6 +117,14 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
         (Some(depth), Some(path)) => return run_merge(&args, root, depth, path),
         _ => {}
     }
+    if let (Some(path), Some(_)) = (&args.table_file, args.hash)
+        && path.exists()
+    {
+        return fail(format_args!(
+            "--hash and --table-file {}: the saved table sets the size; drop --hash",
+            path.display()
+        ));
+    }
     let settings = Settings {
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -124,6 +137,7 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
         all_moves: args.all_moves,
         certificate: args.certificate.is_some(),
         progress: true,
+        table_file: args.table_file.clone(),
     };
     let stop = AtomicBool::new(false);
     let solution = match solve::solve(root, &settings, &stop) {
@@ -151,7 +165,11 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
     } else {
         print_solution(&args, &solution, checked.as_ref(), peak);
     }
-    ExitCode::SUCCESS
+    match solution.table_save_error {
+        // The answer is out; the table that would resume it is not.
+        Some(e) => fail(e),
+        None => ExitCode::SUCCESS,
+    }
 }
 
 fn solution_json(
@@ -172,6 +190,13 @@ fn solution_json(
         "proof": s.numbers.0,
         "disproof": s.numbers.1,
     });
+    if let Some(path) = &args.table_file {
+        object["table_file"] = json!({
+            "file": path.display().to_string(),
+            "loaded": s.table_loaded,
+            "saved": s.table_save_error.is_none(),
+        });
+    }
     if args.all_moves {
         object["moves"] = s
             .moves
@@ -240,6 +265,22 @@ fn print_solution(
     );
     if let Some(mb) = peak {
         println!("memory    {mb} MB at most");
+    }
+    if let Some(path) = &args.table_file {
+        println!(
+            "table     {}: {}, {}",
+            path.display(),
+            if s.table_loaded {
+                "went on from the saved table"
+            } else {
+                "a new table"
+            },
+            if s.table_save_error.is_none() {
+                "saved"
+            } else {
+                "NOT saved (see the error)"
+            }
+        );
     }
     if let (Some(path), Some(v)) = (&args.certificate, checked) {
         println!(

@@ -66,6 +66,7 @@ pub(super) fn prove(
         all_moves: false,
         certificate: false,
         progress: false,
+        table_file: None,
     };
     let stop = control.stop_flag();
     let solution = match solve::solve_in(&attempt.table, attempt.position, &settings, &stop) {

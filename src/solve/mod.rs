@@ -17,6 +17,7 @@ mod knowledge;
 mod table;
 
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -25,7 +26,7 @@ pub(crate) use certificate::{Certificate, CertificateError, Verified};
 use dfpn::{Stop, Worker};
 use key::Key;
 use table::Entry;
-pub(crate) use table::Table;
+pub(crate) use table::{Table, TableFileError};
 
 use crate::rulesets::breakthrough::{Color, Move, Position};
 use crate::search::tt::{TableError, available_megabytes};
@@ -42,6 +43,10 @@ pub(crate) struct Settings {
     pub(crate) certificate: bool,
     /// A progress line on stderr each second (where stderr is a terminal).
     pub(crate) progress: bool,
+    /// Start from the table saved here, if there is one (its size then replaces
+    /// `hash_megabytes`), and save the table here at the end: a solve stopped at its time
+    /// limit goes on where it stopped.
+    pub(crate) table_file: Option<PathBuf>,
 }
 
 impl Settings {
@@ -56,6 +61,7 @@ impl Settings {
             all_moves: false,
             certificate: false,
             progress: false,
+            table_file: None,
         }
     }
 }
@@ -98,6 +104,9 @@ pub(crate) struct Solution {
     /// The winning strategy, when asked for and proven.
     pub(crate) certificate: Option<Certificate>,
     pub(crate) certificate_seconds: f64,
+    /// With a table file: whether the table was loaded from it, and why saving it failed.
+    pub(crate) table_loaded: bool,
+    pub(crate) table_save_error: Option<SolveError>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +115,11 @@ pub(crate) enum SolveError {
     Table(#[from] TableError),
     #[error("cannot build the certificate: {0}")]
     Certificate(#[from] CertificateError),
+    #[error("table file {}: {source}", path.display())]
+    TableFile {
+        path: PathBuf,
+        source: TableFileError,
+    },
 }
 
 /// Proves the value of `root`, within `settings`, until `stop` is set.
@@ -115,7 +129,14 @@ pub(crate) fn solve(
     stop: &AtomicBool,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
-    let table = Table::new(settings.hash_megabytes)?;
+    let file_error = |path: &PathBuf| {
+        let path = path.clone();
+        move |source| SolveError::TableFile { path, source }
+    };
+    let (table, loaded) = match &settings.table_file {
+        Some(path) if path.exists() => (Table::load(path).map_err(file_error(path))?, true),
+        _ => (Table::new(settings.hash_megabytes)?, false),
+    };
     // Setting up a large table takes seconds (8 GB: about 20): the limit includes them.
     let settings = Settings {
         time_limit: settings.time_limit.map(|t| {
@@ -125,8 +146,13 @@ pub(crate) fn solve(
         ..settings.clone()
     };
     let mut solution = solve_in(&table, root, &settings, stop)?;
-    // The table's setting up is part of the solve's time.
+    // The table's setting up is part of the solve's time; saving it is not.
     solution.seconds = start.elapsed().as_secs_f64() - solution.certificate_seconds;
+    solution.table_loaded = loaded;
+    if let Some(path) = &settings.table_file {
+        // A failed save must not cost the answer: the caller reports both.
+        solution.table_save_error = table.save(path).map_err(file_error(path)).err();
+    }
     Ok(solution)
 }
 
@@ -189,6 +215,8 @@ pub(crate) fn solve_in(
         seconds,
         certificate: None,
         certificate_seconds: 0.0,
+        table_loaded: false,
+        table_save_error: None,
     };
     if settings.certificate
         && let Some(winner) = winner

@@ -5,9 +5,13 @@
 //! wrong key and takes it for a miss. Four entries make a bucket of one cache line; a full
 //! bucket gives up the entry that cost least to compute, unproven before proven at equal cost.
 
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::key::Key;
+use crate::rulesets::breakthrough::{DiagonalStep, Position};
 use crate::search::tt::{TableError, available_megabytes};
 
 /// Infinity of proof numbers: a proof number is `INF` only when the other one is 0.
@@ -51,6 +55,12 @@ pub(crate) struct Table {
 impl Table {
     /// A table of about `megabytes` MB, refused if the memory is not free.
     pub(crate) fn new(megabytes: usize) -> Result<Table, TableError> {
+        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
+        Table::with_buckets(count, megabytes)
+    }
+
+    /// An empty table of `count` buckets (`megabytes`, for the error).
+    fn with_buckets(count: usize, megabytes: usize) -> Result<Table, TableError> {
         if let Some(available) = available_megabytes()
             && megabytes > available
         {
@@ -59,7 +69,6 @@ impl Table {
                 available,
             });
         }
-        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)
@@ -149,6 +158,79 @@ impl Table {
         bucket.0[2 * victim].store(check ^ numbers, Relaxed);
     }
 
+    /// Writes the table to `path` (through a temporary file, so a failed save leaves the
+    /// old file whole), for [`Table::load`] to go on from.
+    pub(crate) fn save(&self, path: &Path) -> Result<(), TableFileError> {
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push(".partial");
+        let mut out = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
+        let header = file_header(self.buckets.len());
+        let mut checksum = Checksum::default();
+        for &word in &header {
+            checksum.add(word);
+            out.write_all(&word.to_le_bytes())?;
+        }
+        for bucket in self.buckets.iter() {
+            let mut bytes = [0u8; size_of::<Bucket>()];
+            for (word, chunk) in bucket.0.iter().zip(bytes.chunks_exact_mut(8)) {
+                let word = word.load(Relaxed);
+                checksum.add(word);
+                chunk.copy_from_slice(&word.to_le_bytes());
+            }
+            out.write_all(&bytes)?;
+        }
+        out.write_all(&checksum.0.to_le_bytes())?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&temporary, path)?;
+        Ok(())
+    }
+
+    /// The table [`Table::save`] wrote to `path`, refused whole if the file is not one,
+    /// comes from a solver with other keys or entries, or is damaged.
+    pub(crate) fn load(path: &Path) -> Result<Table, TableFileError> {
+        let file = File::open(path)?;
+        let length = file.metadata()?.len();
+        let mut input = BufReader::with_capacity(1 << 20, file);
+        let mut word = || -> Result<u64, TableFileError> {
+            let mut bytes = [0u8; 8];
+            input.read_exact(&mut bytes).map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => TableFileError::Length,
+                _ => TableFileError::Io(e),
+            })?;
+            Ok(u64::from_le_bytes(bytes))
+        };
+        let mut checksum = Checksum::default();
+        let mut header = [0u64; 3];
+        for h in &mut header {
+            *h = word()?;
+            checksum.add(*h);
+        }
+        let count = usize::try_from(header[2]).unwrap_or(0);
+        if count == 0 || header != file_header(count) {
+            return Err(TableFileError::Foreign);
+        }
+        // Checked before the memory is taken: a cut file fails at once, not after reading.
+        let bytes = (header.len() as u64 + 1)
+            .checked_add((count as u64).saturating_mul(2 * BUCKET as u64))
+            .and_then(|words| words.checked_mul(8));
+        if bytes != Some(length) {
+            return Err(TableFileError::Length);
+        }
+        let megabytes = (count * size_of::<Bucket>()).div_ceil(1 << 20);
+        let table = Table::with_buckets(count, megabytes)?;
+        for bucket in table.buckets.iter() {
+            for slot in &bucket.0 {
+                let w = word()?;
+                checksum.add(w);
+                slot.store(w, Relaxed);
+            }
+        }
+        if word()? != checksum.0 {
+            return Err(TableFileError::Damaged);
+        }
+        Ok(table)
+    }
+
     /// Entries in use per thousand, from a sample.
     pub(crate) fn permille_full(&self) -> u32 {
         let sample = self.buckets.len().min(1000);
@@ -157,6 +239,41 @@ impl Table {
             .map(|b| (0..BUCKET).filter(|&i| Table::read(b, i).is_some()).count())
             .sum();
         (used * 1000 / (sample * BUCKET).max(1)) as u32
+    }
+}
+
+/// Why a saved table cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TableFileError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("not a table saved by this version of the solver")]
+    Foreign,
+    #[error("its length does not match the table its header describes (cut short?)")]
+    Length,
+    #[error("damaged: its checksum does not match")]
+    Damaged,
+    #[error(transparent)]
+    Memory(#[from] TableError),
+}
+
+/// A saved table's first words: the format, a key of a fixed position (a solver whose
+/// keys differ cannot use the entries: the file is refused) and the bucket count.
+/// `FORMAT` changes with the entries' layout.
+fn file_header(buckets: usize) -> [u64; 3] {
+    const FORMAT: u64 = u64::from_le_bytes(*b"btsolve1");
+    let fixed = Key::of(&Position::startpos(DiagonalStep::Free)).hash;
+    [FORMAT, fixed, buckets as u64]
+}
+
+/// A checksum of a saved table's words, to refuse a file damaged on disk: one flipped
+/// bit in a proven entry would otherwise be a false proof.
+#[derive(Default)]
+struct Checksum(u64);
+
+impl Checksum {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 

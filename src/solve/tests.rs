@@ -218,3 +218,71 @@ fn a_time_limit_stops_an_unsolvable_search() {
     assert_eq!((solution.winner, solution.best), (None, None));
     assert!(solution.certificate.is_none());
 }
+
+#[test]
+fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() {
+    let dir = std::env::temp_dir().join(format!("bt-solve-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("4x4.table");
+    let with_file = Settings {
+        table_file: Some(path.clone()),
+        hash_megabytes: 1,
+        ..Settings::small()
+    };
+    // Stopped by its time limit, the search leaves the root's numbers in the file.
+    let big = Position::startpos(DiagonalStep::Free);
+    let stopped = Settings {
+        time_limit: Some(std::time::Duration::from_millis(100)),
+        ..with_file.clone()
+    };
+    let partial = solve(big, &stopped, &AtomicBool::new(false)).unwrap();
+    assert_eq!(partial.winner, None);
+    let saved = Table::load(&path).unwrap().get(Key::of(&big)).unwrap();
+    assert_eq!((saved.phi, saved.delta), partial.numbers);
+    std::fs::remove_file(&path).unwrap();
+    let root = Position::start(DiagonalStep::Free, Geometry::get(4, 4).unwrap());
+    let first = solve(root, &with_file, &AtomicBool::new(false)).unwrap();
+    assert!(!first.table_loaded && first.table_save_error.is_none());
+    assert_eq!(first.winner, Some(Color::Black));
+    // The proof is in the file: the root's children are found proven at once.
+    let again = solve(root, &with_file, &AtomicBool::new(false)).unwrap();
+    assert!(again.table_loaded);
+    assert_eq!(again.winner, first.winner);
+    assert!(again.nodes <= 2, "{} nodes", again.nodes);
+    assert!(first.nodes > 100);
+
+    let bytes = std::fs::read(&path).unwrap();
+    let refused = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        match Table::load(&path) {
+            Err(e) => {
+                // The solve says the same, naming the file.
+                let error = solve(root, &with_file, &AtomicBool::new(false)).unwrap_err();
+                assert!(error.to_string().contains("4x4.table"), "{error}");
+                e
+            }
+            Ok(_) => panic!("a bad table file was loaded"),
+        }
+    };
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 4;
+    assert!(matches!(refused(&flipped), TableFileError::Damaged));
+    assert!(matches!(
+        refused(&bytes[..bytes.len() - 1]),
+        TableFileError::Length
+    ));
+    assert!(matches!(
+        refused(&[&bytes[..], &[0]].concat()),
+        TableFileError::Length
+    ));
+    let mut foreign = bytes.clone();
+    foreign[0] ^= 1;
+    assert!(matches!(refused(&foreign), TableFileError::Foreign));
+    let mut no_buckets = bytes.clone();
+    no_buckets[16..24].fill(0);
+    assert!(matches!(refused(&no_buckets), TableFileError::Foreign));
+    assert!(matches!(refused(b"short"), TableFileError::Length));
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(Table::load(&path).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

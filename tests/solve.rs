@@ -199,8 +199,8 @@ fn bad_arguments_and_files() {
     }
 }
 
-/// `--table-file`: a second run goes on from the first's table; a file that is not a
-/// table, or a size asked beside a saved table, is refused in one line; a table that
+/// `--table-file`: a second run goes on from the first's table, also moved into a table
+/// of another size; a file that is not a table is refused in one line; a table that
 /// cannot be saved still gives the answer, then the error.
 #[test]
 fn a_table_file_carries_a_solve_over_to_the_next_run() {
@@ -220,8 +220,14 @@ fn a_table_file_carries_a_solve_over_to_the_next_run() {
     assert_eq!(second["table_file"]["loaded"], true);
     assert_eq!(second["winner"], first["winner"]);
     assert!(second["nodes"].as_u64().unwrap() <= 2, "{second}");
-    let both = one_error_line(&solve(&["--table-file", path, "--hash", "16"]));
-    assert!(both.contains("--hash"), "{both}");
+    let larger = json(&solve(&["--table-file", path, "--hash", "32"]));
+    assert_eq!(larger["winner"], first["winner"]);
+    assert!(larger["nodes"].as_u64().unwrap() <= 2, "{larger}");
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), (32 << 20) + 32);
+    let smaller = json(&solve(&["--table-file", path, "--hash", "1"]));
+    assert_eq!(smaller["winner"], first["winner"]);
+    let too_small = one_error_line(&solve(&["--table-file", path, "--hash", "2"]));
+    assert!(too_small.contains("16 MB"), "{too_small}");
     let foreign = one_error_line(&solve(&["--table-file", "Cargo.toml"]));
     assert!(foreign.contains("Cargo.toml"), "{foreign}");
     let unsaved = solve(&["--table-file", "/nonexistent/dir/table"]);

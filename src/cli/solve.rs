@@ -41,9 +41,10 @@ pub(super) struct SolveArgs {
     /// Write the winning strategy to FILE, checkable by `verify-proof`.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
-    /// Start from the solver's table saved in FILE if it exists (the file sets the size),
-    /// and save the table there at the end, proven or not: a solve stopped by its time
-    /// limit goes on from where it stopped when run again.
+    /// Start from the solver's table saved in FILE if it exists, and save the table there
+    /// at the end, proven or not: a solve stopped by its time limit goes on from where it
+    /// stopped when run again. The saved table keeps its size unless --hash gives another:
+    /// its entries then move into a table of that size (the costliest where not all fit).
     #[arg(long, value_name = "FILE", conflicts_with = "split")]
     table_file: Option<PathBuf>,
     /// Print one JSON object instead of text.
@@ -117,22 +118,12 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
         (Some(depth), Some(path)) => return run_merge(&args, root, depth, path),
         _ => {}
     }
-    if let (Some(path), Some(_)) = (&args.table_file, args.hash)
-        && path.exists()
-    {
-        return fail(format_args!(
-            "--hash and --table-file {}: the saved table sets the size; drop --hash",
-            path.display()
-        ));
-    }
     let settings = Settings {
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
             |t| t as usize,
         ),
-        hash_megabytes: args
-            .hash
-            .map_or_else(|| solve::default_table_megabytes(&root), |mb| mb as usize),
+        hash_megabytes: args.hash.map(|mb| mb as usize),
         time_limit: args.time_limit,
         all_moves: args.all_moves,
         certificate: args.certificate.is_some(),

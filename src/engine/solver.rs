@@ -61,7 +61,7 @@ pub(super) fn prove(
 ) -> Proven {
     let settings = solve::Settings {
         threads: attempt.threads,
-        hash_megabytes: 0,
+        hash_megabytes: None,
         time_limit: Some(attempt.budget),
         all_moves: false,
         certificate: false,

@@ -60,8 +60,8 @@ impl Key {
         }
     }
 
-    /// A key of a bare hash (the table's own tests).
-    #[cfg(test)]
+    /// A key of a bare hash, in the table's orientation (a saved table's entries, the
+    /// table's tests).
     pub(crate) fn from_hash(hash: u64) -> Key {
         Key {
             hash,

@@ -35,7 +35,8 @@ use crate::search::tt::{TableError, available_megabytes};
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
     pub(crate) threads: usize,
-    pub(crate) hash_megabytes: usize,
+    /// The table's size in MB; `None`: [`default_table_megabytes`], or a saved table's own.
+    pub(crate) hash_megabytes: Option<usize>,
     pub(crate) time_limit: Option<Duration>,
     /// Prove the value of every root move, not just one winning move.
     pub(crate) all_moves: bool,
@@ -43,9 +44,9 @@ pub(crate) struct Settings {
     pub(crate) certificate: bool,
     /// A progress line on stderr each second (where stderr is a terminal).
     pub(crate) progress: bool,
-    /// Start from the table saved here, if there is one (its size then replaces
-    /// `hash_megabytes`), and save the table here at the end: a solve stopped at its time
-    /// limit goes on where it stopped.
+    /// Start from the table saved here, if there is one (moved into a table of
+    /// `hash_megabytes` if that is given and differs), and save the table here at the
+    /// end: a solve stopped at its time limit goes on where it stopped.
     pub(crate) table_file: Option<PathBuf>,
 }
 
@@ -56,7 +57,7 @@ impl Settings {
     pub(crate) fn small() -> Settings {
         Settings {
             threads: 1,
-            hash_megabytes: 16,
+            hash_megabytes: Some(16),
             time_limit: None,
             all_moves: false,
             certificate: false,
@@ -70,7 +71,7 @@ impl Settings {
 /// without much loss, since a larger one costs time to set up and to probe (5x5 on two
 /// threads, measured with the mirror keys: 128 MB 1.7 s, 1 GB 2.9 s; setting up 1 GB
 /// alone took 0.4 to 1.0 s).
-pub(crate) fn default_table_megabytes(root: &Position) -> usize {
+fn default_table_megabytes(root: &Position) -> usize {
     let squares = usize::from(root.files()) * usize::from(root.ranks());
     match squares {
         0..=20 => 16,
@@ -134,8 +135,18 @@ pub(crate) fn solve(
         move |source| SolveError::TableFile { path, source }
     };
     let (table, loaded) = match &settings.table_file {
-        Some(path) if path.exists() => (Table::load(path).map_err(file_error(path))?, true),
-        _ => (Table::new(settings.hash_megabytes)?, false),
+        Some(path) if path.exists() => (
+            Table::load(path, settings.hash_megabytes).map_err(file_error(path))?,
+            true,
+        ),
+        _ => (
+            Table::new(
+                settings
+                    .hash_megabytes
+                    .unwrap_or_else(|| default_table_megabytes(&root)),
+            )?,
+            false,
+        ),
     };
     // Setting up a large table takes seconds (8 GB: about 20): the limit includes them.
     let settings = Settings {

@@ -55,8 +55,7 @@ pub(crate) struct Table {
 impl Table {
     /// A table of about `megabytes` MB, refused if the memory is not free.
     pub(crate) fn new(megabytes: usize) -> Result<Table, TableError> {
-        let count = (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
-        Table::with_buckets(count, megabytes)
+        Table::with_buckets(bucket_count(megabytes), megabytes)
     }
 
     /// An empty table of `count` buckets (`megabytes`, for the error).
@@ -80,8 +79,7 @@ impl Table {
     }
 
     fn bucket(&self, key: u64) -> &Bucket {
-        // The high bits pick the bucket; the low ones are checked in the entry.
-        &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
+        &self.buckets[bucket_index(key, self.buckets.len())]
     }
 
     /// Slot `i` of a bucket: its key check (the check word less the numbers) and entry;
@@ -186,8 +184,11 @@ impl Table {
     }
 
     /// The table [`Table::save`] wrote to `path`, refused whole if the file is not one,
-    /// comes from a solver with other keys or entries, or is damaged.
-    pub(crate) fn load(path: &Path) -> Result<Table, TableFileError> {
+    /// comes from a solver with other keys or entries, or is damaged. With `megabytes` of
+    /// another size, its entries are stored one by one into a new table of that size (the
+    /// file is read as a stream, so the two are never in memory together); where they do
+    /// not all fit, the usual replacement keeps the costliest.
+    pub(crate) fn load(path: &Path, megabytes: Option<usize>) -> Result<Table, TableFileError> {
         let file = File::open(path)?;
         let length = file.metadata()?.len();
         let mut input = BufReader::with_capacity(1 << 20, file);
@@ -216,13 +217,29 @@ impl Table {
         if bytes != Some(length) {
             return Err(TableFileError::Length);
         }
-        let megabytes = (count * size_of::<Bucket>()).div_ceil(1 << 20);
-        let table = Table::with_buckets(count, megabytes)?;
-        for bucket in table.buckets.iter() {
+        let target = megabytes.map_or(count, bucket_count);
+        if target != count && count < MIN_BUCKETS_TO_RESIZE {
+            return Err(TableFileError::TooSmallToResize);
+        }
+        let mut table =
+            Table::with_buckets(target, (target * size_of::<Bucket>()).div_ceil(1 << 20))?;
+        for index in 0..count {
+            let bucket = Bucket(std::array::from_fn(|_| AtomicU64::new(0)));
             for slot in &bucket.0 {
                 let w = word()?;
                 checksum.add(w);
                 slot.store(w, Relaxed);
+            }
+            if target == count {
+                table.buckets[index] = bucket;
+                continue;
+            }
+            for i in 0..BUCKET {
+                if let Some((low, entry)) = Table::read(&bucket, i)
+                    && let Some(hash) = full_key(index, count, low)
+                {
+                    table.store(Key::from_hash(hash), entry);
+                }
             }
         }
         if word()? != checksum.0 {
@@ -242,6 +259,33 @@ impl Table {
     }
 }
 
+/// The buckets of a table of `megabytes` MB.
+fn bucket_count(megabytes: usize) -> usize {
+    (megabytes.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1)
+}
+
+/// The bucket of `key` among `count`: the key's high bits pick it, the low ones are
+/// checked in the entry.
+fn bucket_index(key: u64, count: usize) -> usize {
+    ((u128::from(key) * count as u128) >> 64) as usize
+}
+
+/// From this many buckets (16 MB) on, the bucket and the key's low bits in the entry give
+/// the whole key, so a saved table's entries can move to a table of another size.
+const MIN_BUCKETS_TO_RESIZE: usize = 1 << (64 - KEY_BITS);
+
+/// The key of an entry of bucket `index` among `count` (at least [`MIN_BUCKETS_TO_RESIZE`])
+/// whose low bits are `low`: the bucket's keys run over less than `2^KEY_BITS`, so at most
+/// one of them has those low bits. `None` if none does (a damaged entry).
+fn full_key(index: usize, count: usize, low: u64) -> Option<u64> {
+    let first = ((u128::from(index as u64) << 64).div_ceil(count as u128)) as u64;
+    let mut key = (first & !KEY_MASK) | low;
+    if key < first {
+        key = key.checked_add(1 << KEY_BITS)?;
+    }
+    (bucket_index(key, count) == index).then_some(key)
+}
+
 /// Why a saved table cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum TableFileError {
@@ -253,6 +297,8 @@ pub(crate) enum TableFileError {
     Length,
     #[error("damaged: its checksum does not match")]
     Damaged,
+    #[error("a table under 16 MB cannot change size: load it with its own size (no --hash)")]
+    TooSmallToResize,
     #[error(transparent)]
     Memory(#[from] TableError),
 }
@@ -296,6 +342,64 @@ mod tests {
         // The check word of another write: other key bits, a work length of 52.
         table.bucket(key.hash).0[0].fetch_xor(1 << 40 | 0b11_0000, Relaxed);
         assert_eq!(table.get(key), None);
+    }
+
+    #[test]
+    fn a_saved_table_moves_into_a_table_of_another_size() {
+        let dir = std::env::temp_dir().join(format!("bt-table-resize-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t");
+        let table = Table::new(16).unwrap();
+        let mut rng = crate::rng::Rng::new(7);
+        let entries: Vec<(Key, Entry)> = (0..200_000u32)
+            .map(|i| {
+                let entry = Entry {
+                    phi: 1 + i % 5,
+                    delta: if i % 7 == 0 { 0 } else { 2 + i },
+                    best: 0,
+                    work: 1 << (i % 20),
+                };
+                (Key::from_hash(rng.next_u64()), entry)
+            })
+            .collect();
+        for &(key, entry) in &entries {
+            table.store(key, entry);
+        }
+        let held: Vec<&(Key, Entry)> = entries
+            .iter()
+            .filter(|(k, e)| table.get(*k) == Some(*e))
+            .collect();
+        assert!(held.len() > 190_000);
+        table.save(&path).unwrap();
+        // As large or larger: every entry found again, the same.
+        for megabytes in [None, Some(16), Some(40)] {
+            let loaded = Table::load(&path, megabytes).unwrap();
+            assert!(held.iter().all(|(k, e)| loaded.get(*k) == Some(*e)));
+        }
+        // Smaller: what is found is right, and the costliest are kept.
+        let small = Table::load(&path, Some(1)).unwrap();
+        let found: Vec<&&(Key, Entry)> = held
+            .iter()
+            .filter(|(k, _)| small.get(*k).is_some())
+            .collect();
+        assert!(found.iter().all(|(k, e)| small.get(*k) == Some(*e)));
+        assert!(found.len() > 50_000 && found.len() < held.len());
+        let mean_work = |set: &mut dyn Iterator<Item = u32>| {
+            let (sum, n) = set.fold((0u64, 0u64), |(s, n), w| (s + u64::from(w), n + 1));
+            sum / n
+        };
+        assert!(
+            mean_work(&mut found.iter().map(|(_, e)| e.work))
+                > mean_work(&mut held.iter().map(|(_, e)| e.work))
+        );
+        // A table under 16 MB does not hold whole keys: it keeps its size or is refused.
+        Table::new(1).unwrap().save(&path).unwrap();
+        assert!(Table::load(&path, Some(1)).is_ok());
+        assert!(matches!(
+            Table::load(&path, Some(2)),
+            Err(TableFileError::TooSmallToResize)
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -226,7 +226,7 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     let path = dir.join("4x4.table");
     let with_file = Settings {
         table_file: Some(path.clone()),
-        hash_megabytes: 1,
+        hash_megabytes: Some(1),
         ..Settings::small()
     };
     // Stopped by its time limit, the search leaves the root's numbers in the file.
@@ -237,7 +237,10 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     };
     let partial = solve(big, &stopped, &AtomicBool::new(false)).unwrap();
     assert_eq!(partial.winner, None);
-    let saved = Table::load(&path).unwrap().get(Key::of(&big)).unwrap();
+    let saved = Table::load(&path, None)
+        .unwrap()
+        .get(Key::of(&big))
+        .unwrap();
     assert_eq!((saved.phi, saved.delta), partial.numbers);
     std::fs::remove_file(&path).unwrap();
     let root = Position::start(DiagonalStep::Free, Geometry::get(4, 4).unwrap());
@@ -254,7 +257,7 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     let bytes = std::fs::read(&path).unwrap();
     let refused = |bytes: &[u8]| {
         std::fs::write(&path, bytes).unwrap();
-        match Table::load(&path) {
+        match Table::load(&path, None) {
             Err(e) => {
                 // The solve says the same, naming the file.
                 let error = solve(root, &with_file, &AtomicBool::new(false)).unwrap_err();
@@ -283,6 +286,6 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     assert!(matches!(refused(&no_buckets), TableFileError::Foreign));
     assert!(matches!(refused(b"short"), TableFileError::Length));
     std::fs::write(&path, &bytes).unwrap();
-    assert!(Table::load(&path).is_ok());
+    assert!(Table::load(&path, None).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
 }

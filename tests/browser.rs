@@ -133,9 +133,25 @@ impl Browser {
         v[ELEMENT].as_str().unwrap().to_string()
     }
 
+    /// Clicks `css` as a user would. A page that is analysing moves its panels as lines
+    /// arrive, so the element may move between WebDriver finding its place and clicking
+    /// there ("element click intercepted"): then it looks again, a few times.
     fn click(&self, css: &str) {
-        let id = self.element(css);
-        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+        let path = format!(
+            "/session/{}/element/{}/click",
+            self.session,
+            self.element(css)
+        );
+        for _ in 0..10 {
+            let (code, answer) = call("POST", &format!("{}{path}", self.base), Some(json!({})));
+            if code == 200 {
+                return;
+            }
+            let error = answer["value"]["error"].as_str().unwrap_or("");
+            assert_eq!(error, "element click intercepted", "POST {path}: {answer}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{css} stayed covered: the click never reached it");
     }
 
     fn text(&self, css: &str) -> String {

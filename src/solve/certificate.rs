@@ -1,11 +1,17 @@
 //! Proofs anyone can check: the winner's strategy, written as the move it plays in every
 //! position it can meet, and a checker that needs nothing but the rules.
 //!
-//! The file: text lines `breakthrough-proof 1`, `variant NAME`, `fen FEN`, `winner
+//! The file: text lines `breakthrough-proof 2`, `variant NAME`, `fen FEN`, `winner
 //! white|black`, `positions N`, an empty line; then N records of 20 bytes, sorted: a
 //! position as `Position::to_bytes` writes it (18 bytes) and the winner's move there
 //! (`Move::to_bits`, 2 bytes little-endian). The checker replays every line the loser can
 //! choose against the strategy and accepts only if each ends in the winner's win.
+//!
+//! Two things keep the strategy small. A position and its mirror image (files reflected)
+//! share one record, kept in the orientation whose bytes are smaller: the checker turns
+//! the move for the other. And positions where the winner wins within three plies have no
+//! record: the checker finds that win itself, trying every move and reply ([`short_win`]).
+//! Those are most of the strategy's positions, the leaves of its tree and their parents.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,7 +21,7 @@ use super::knowledge::{self, Known};
 use super::table::Table;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Move, Position};
 
-const MAGIC: &str = "breakthrough-proof 1";
+const MAGIC: &str = "breakthrough-proof 2";
 const RECORD: usize = Position::BYTES + 2;
 
 type Key = [u8; Position::BYTES];
@@ -31,7 +37,7 @@ pub(crate) struct Certificate {
 /// Why a strategy could not be built, or is not a proof.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum CertificateError {
-    #[error("not a proof file (no '{MAGIC}' line)")]
+    #[error("not a proof file of this version (no '{MAGIC}' line)")]
     NotProof,
     #[error("header line {0:?} is missing or unreadable")]
     Header(&'static str),
@@ -45,6 +51,8 @@ pub(crate) enum CertificateError {
     BadRecord(usize),
     #[error("record {0} repeats a position")]
     Repeated(usize),
+    #[error("record {0} is the mirror image of the orientation proofs keep")]
+    Orientation(usize),
     #[error("no move for the winner in {0}")]
     Missing(String),
     #[error("illegal move {1} in {0}")]
@@ -179,6 +187,9 @@ impl Certificate {
                 .ok_or(CertificateError::BadRecord(i))?;
             let m = Move::from_bits(u16::from_le_bytes([m[0], m[1]]))
                 .ok_or(CertificateError::BadRecord(i))?;
+            if canonical(&pos).1 {
+                return Err(CertificateError::Orientation(i));
+            }
             if moves.insert(pos.to_bytes(), m).is_some() {
                 return Err(CertificateError::Repeated(i));
             }
@@ -210,12 +221,14 @@ impl Certificate {
     }
 
     /// The longest line from `pos` the loser can make (plies), or why the proof fails.
+    /// Positions are remembered by their record's orientation: a position and its mirror
+    /// image last equally long against a strategy that plays mirrored moves in them.
     fn check(
         &self,
         pos: &Position,
         longest: &mut HashMap<Key, u32>,
     ) -> Result<u32, CertificateError> {
-        let key = pos.to_bytes();
+        let (key, mirrored) = canonical(pos);
         if let Some(&plies) = longest.get(&key) {
             return Ok(plies);
         }
@@ -225,10 +238,12 @@ impl Certificate {
             }
             0
         } else if pos.side_to_move() == self.winner {
-            let &m = self
-                .moves
-                .get(&key)
-                .ok_or_else(|| CertificateError::Missing(pos.to_fen()))?;
+            let Some(&m) = self.moves.get(&key) else {
+                // Not remembered: these are the most numerous positions, and cheap to
+                // check again.
+                return short_win(pos).ok_or_else(|| CertificateError::Missing(pos.to_fen()));
+            };
+            let m = if mirrored { m.mirrored(pos.files()) } else { m };
             pos.check_move(m)
                 .map_err(|_| CertificateError::Illegal(pos.to_fen(), m.to_string()))?;
             1 + self.check(&pos.child(m), longest)?
@@ -244,18 +259,73 @@ impl Certificate {
     }
 }
 
+/// The bytes of `pos` or of its mirror image, whichever are smaller (the orientation a
+/// record keeps), and whether that is the mirror image.
+fn canonical(pos: &Position) -> (Key, bool) {
+    let (direct, image) = (pos.to_bytes(), pos.mirrored().to_bytes());
+    if image < direct {
+        (image, true)
+    } else {
+        (direct, false)
+    }
+}
+
+/// The side to move's win within three plies, by the rules alone: with every move and
+/// every reply tried, a win at once (1 ply), or a move after which every reply allows a
+/// win at once (3 plies). The game must not be over.
+pub(super) fn short_win(pos: &Position) -> Option<u32> {
+    if wins_at_once(pos) {
+        return Some(1);
+    }
+    pos.legal_moves().iter().find_map(|&m| {
+        let reply = pos.child(m);
+        if reply.winning_move().is_some() {
+            return None;
+        }
+        reply
+            .legal_moves()
+            .iter()
+            .all(|&r| {
+                let next = reply.child(r);
+                next.outcome().is_none() && wins_at_once(&next)
+            })
+            .then_some(3)
+    })
+}
+
+/// A move that ends the game in the side to move's favour: onto the goal, taking the last
+/// enemy pawn, or leaving the opponent no move. One move takes at most six moves from the
+/// opponent (the three of a pawn it captures, a straight step onto the square it enters,
+/// and under capture-only two captures of the pawn that left), so the last is looked for
+/// only where the opponent has six or fewer.
+fn wins_at_once(pos: &Position) -> bool {
+    if pos.winning_move().is_some() {
+        return true;
+    }
+    let them = pos.side_to_move().opponent();
+    let pawns = [pos.pawns(Color::White), pos.pawns(Color::Black)];
+    let theirs = Position::from_parts(pawns, them, pos.diagonal_step(), pos.geometry());
+    theirs.count_legal_moves() <= 6
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|&m| pos.child(m).count_legal_moves() == 0)
+}
+
 struct Builder<'t, 'w, 'a> {
     winner: Color,
     table: &'t Table,
     worker: &'w mut Worker<'a>,
     moves: HashMap<Key, Move>,
-    /// Positions of the loser to move already covered.
-    seen: HashSet<Key>,
+    /// Positions of the loser to move already covered, by their table key's hash: a
+    /// position wrongly taken for one seen (a 2^-64 accident) leaves a hole the check
+    /// finds, so the hash is safe here, and takes less than half the memory.
+    seen: HashSet<u64>,
 }
 
 impl Builder<'_, '_, '_> {
     fn winner_to_move(&mut self, pos: &Position) -> Result<(), CertificateError> {
-        let key = pos.to_bytes();
+        let (key, mirrored) = canonical(pos);
         if self.moves.contains_key(&key) {
             return Ok(());
         }
@@ -263,10 +333,19 @@ impl Builder<'_, '_, '_> {
         if self.worker.out_of_time() {
             return Err(not_proven());
         }
+        if let Some(outcome) = pos.outcome() {
+            return match outcome.winner == Some(self.winner) {
+                true => Ok(()),
+                false => Err(not_proven()),
+            };
+        }
+        // The checker finds these wins itself.
+        if short_win(pos).is_some() {
+            return Ok(());
+        }
         let m = match knowledge::judge(pos) {
-            Some(Known::Win(None)) => return Ok(()),
             Some(Known::Win(Some(m))) => m,
-            Some(Known::Loss) => return Err(not_proven()),
+            Some(_) => return Err(not_proven()),
             None => {
                 let entry = match self.table.get(key::Key::of(pos)) {
                     Some(e) if e.phi == 0 && e.best != 0 => e,
@@ -278,12 +357,13 @@ impl Builder<'_, '_, '_> {
                 Move::from_bits(entry.best).ok_or_else(not_proven)?
             }
         };
-        self.moves.insert(key, m);
+        let stored = if mirrored { m.mirrored(pos.files()) } else { m };
+        self.moves.insert(key, stored);
         self.loser_to_move(&pos.child(m))
     }
 
     fn loser_to_move(&mut self, pos: &Position) -> Result<(), CertificateError> {
-        if !self.seen.insert(pos.to_bytes()) {
+        if !self.seen.insert(key::Key::of(pos).hash) {
             return Ok(());
         }
         if let Some(outcome) = pos.outcome() {

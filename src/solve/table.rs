@@ -4,6 +4,10 @@
 //! xored with the numbers, so a read that meets an entry another thread is writing sees a
 //! wrong key and takes it for a miss. Four entries make a bucket of one cache line; a full
 //! bucket gives up the entry that cost least to compute, unproven before proven at equal cost.
+//!
+//! A table can be saved to a file and loaded again ([`Table::save`], [`Table::load`]), into
+//! a table of the same size or, entry by entry, of another: a long solve goes on over
+//! several runs.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};

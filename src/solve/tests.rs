@@ -30,6 +30,24 @@ fn wins(pos: &Position, memo: &mut HashMap<[u8; Position::BYTES], bool>) -> bool
     w
 }
 
+/// True if the side to move can force a win within `plies` plies (odd): plain search of
+/// every move and reply.
+fn wins_within(pos: &Position, plies: u32) -> bool {
+    pos.legal_moves().iter().any(|&m| {
+        let reply = pos.child(m);
+        match reply.outcome() {
+            Some(outcome) => outcome.winner == Some(pos.side_to_move()),
+            None => {
+                plies >= 3
+                    && reply
+                        .legal_moves()
+                        .iter()
+                        .all(|&r| wins_within(&reply.child(r), plies - 2))
+            }
+        }
+    })
+}
+
 fn settings(threads: usize, all_moves: bool) -> Settings {
     Settings {
         threads,
@@ -141,6 +159,30 @@ fn knowledge_agrees_with_minimax() {
     assert!(capture_only_wins > 20, "{capture_only_wins}");
 }
 
+/// The wins a certificate leaves to its checker are exactly those a plain search finds
+/// within three plies, on positions along random games.
+#[test]
+fn the_checker_finds_every_win_within_three_plies() {
+    let mut rng = Rng::new(5);
+    let mut found = [0usize; 3];
+    for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+        for (files, ranks) in [(4, 5), (5, 5), (6, 6), (8, 8)] {
+            for _ in 0..40 {
+                let mut pos = Position::start(diagonal, Geometry::get(files, ranks).unwrap());
+                while pos.outcome().is_none() {
+                    let plies = certificate::short_win(&pos);
+                    assert_eq!(plies.is_some(), wins_within(&pos, 3), "{pos:?}");
+                    assert_eq!(plies == Some(1), wins_within(&pos, 1), "{pos:?}");
+                    found[plies.map_or(0, |p| p as usize / 2 + 1)] += 1;
+                    let moves = pos.legal_moves();
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+    }
+    assert!(found.iter().all(|&n| n > 100), "{found:?}");
+}
+
 #[test]
 fn a_corrupted_proof_is_refused() {
     let root = Position::start(DiagonalStep::Free, Geometry::get(3, 5).unwrap());
@@ -186,6 +228,31 @@ fn a_corrupted_proof_is_refused() {
         assert!(check(&b).is_err());
     }
     assert!(refused > 0);
+    // A record turned into its mirror image: the same strategy, but not where the checker
+    // looks for it.
+    let turned = (0..records)
+        .find_map(|r| {
+            let at = header + r * (Position::BYTES + 2);
+            let pos =
+                Position::from_bytes(&bytes[at..at + Position::BYTES], DiagonalStep::Free).unwrap();
+            let m = Move::from_bits(u16::from_le_bytes([
+                bytes[at + Position::BYTES],
+                bytes[at + Position::BYTES + 1],
+            ]))
+            .unwrap();
+            (!pos.is_symmetric()).then(|| {
+                let mut b = bytes.clone();
+                b[at..at + Position::BYTES].copy_from_slice(&pos.mirrored().to_bytes());
+                b[at + Position::BYTES..at + Position::BYTES + 2]
+                    .copy_from_slice(&m.mirrored(pos.files()).to_bits().to_le_bytes());
+                (r, b)
+            })
+        })
+        .expect("a record of a position that is not its own mirror image");
+    assert_eq!(
+        check(&turned.1).unwrap_err(),
+        CertificateError::Orientation(turned.0)
+    );
     // The other winner; another position; not a proof at all.
     let text = String::from_utf8_lossy(&bytes[..header]).into_owned();
     let other = if text.contains("winner white") {

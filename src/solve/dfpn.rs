@@ -169,15 +169,11 @@ impl<'a> Worker<'a> {
             let child_th_delta = widened.min(u64::from(th_phi)) as u32;
             let (child, child_key) = (children[best].pos, children[best].key);
             let entry = self.mid(&child, child_key, child_th_phi, child_th_delta);
-            // Other threads may have moved the siblings' numbers meanwhile. This one has
-            // not: the player who moved into a sibling has lost no pawn there, and any
-            // position below the child where it has lost none either has its pawns
-            // advanced by more moves, so the child's search never meets a sibling.
-            for c in children.iter_mut() {
-                if let Some(e) = self.table.get(c.key) {
-                    (c.phi, c.delta) = (e.phi, e.delta);
-                }
-            }
+            // The siblings' numbers are not read again: this thread's search of the child
+            // never meets a sibling (the player who moved into it has lost no pawn there,
+            // and any position below the child where it has lost none has its pawns
+            // advanced by more moves). Another thread's changes are seen at the node's next
+            // expansion; reading them here cost more time than it saved nodes.
             (children[best].phi, children[best].delta) = (entry.phi, entry.delta);
         };
         self.lists.push(children);

@@ -396,6 +396,15 @@ fn outcome_and_move_generation_agree_on_random_games() {
 }
 
 #[test]
+fn captures_first_is_a_stable_partition_of_the_legal_moves() {
+    for pos in common::random_positions(23, 2) {
+        let mut sorted = pos.legal_moves().to_vec();
+        sorted.sort_by_key(|&m| !pos.is_capture(m));
+        assert_eq!(pos.legal_moves_captures_first().to_vec(), sorted, "{pos:?}");
+    }
+}
+
+#[test]
 fn variant_names_parse() {
     use breakthrough::variant::Variant;
     let names: Vec<&str> = Variant::all().map(Variant::name).collect();

@@ -189,9 +189,7 @@ impl<'a> Worker<'a> {
     /// as many for 6x5 and 4% more for 3x6.
     fn expand(&mut self, pos: &Position, children: &mut Vec<Child>) {
         children.clear();
-        let mut moves = pos.legal_moves();
-        // A stable sort: each group keeps the order of generation.
-        moves.sort_by_key(|&m| !pos.is_capture(m));
+        let moves = pos.legal_moves_captures_first();
         children.extend(moves.iter().map(|&m| {
             let child = pos.child(m);
             Child {
@@ -217,13 +215,12 @@ impl<'a> Worker<'a> {
         }
         self.table.touch(children.iter().map(|c| c.key));
         children.retain_mut(|c| {
-            // A child reaches no goal and takes no last pawn: that would have been a win
-            // at once, which `mid` takes before expanding.
-            if c.pos.winning_move().is_some() {
-                return false;
-            }
             (c.phi, c.delta) = match self.table.get(c.key) {
+                // Only positions judged below, or settled, are ever stored: an entry
+                // skips the check for a win at once.
                 Some(e) => (e.phi, e.delta),
+                // A move that lets the opponent win at once is left out.
+                None if c.pos.winning_move().is_some() => return false,
                 None => match knowledge::judge_past_wins_at_once(&c.pos) {
                     Some(known) => {
                         let e = settled(known);

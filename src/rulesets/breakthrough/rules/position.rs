@@ -355,11 +355,38 @@ impl Position {
     /// Every legal move. Empty when the game is over.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
+        self.push_moves_onto(!0, &mut list);
+        list
+    }
+
+    /// Every legal move, captures first, each group in the order of
+    /// [`Self::legal_moves`]: for searches that try captures before other moves.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+    /// let pos = Position::from_fen("5/5/2p2/1P1P1/5 w", DiagonalStep::Free).unwrap();
+    /// let moves = pos.legal_moves_captures_first();
+    /// assert_eq!(moves.len(), pos.legal_moves().len());
+    /// assert!(moves.iter().take(2).all(|&m| pos.is_capture(m)));
+    /// assert!(!moves.iter().skip(2).any(|&m| pos.is_capture(m)));
+    /// ```
+    pub fn legal_moves_captures_first(&self) -> MoveList {
+        let enemies = self.pawns[self.side.opponent().index()];
+        let mut list = MoveList::new();
+        self.push_moves_onto(enemies, &mut list);
+        self.push_moves_onto(!enemies, &mut list);
+        list
+    }
+
+    /// Pushes the legal moves onto `squares`, direction by direction.
+    #[inline]
+    fn push_moves_onto(&self, squares: u64, list: &mut MoveList) {
         if self.goal_reached() {
-            return list;
+            return;
         }
         let offsets = self.step_offsets();
-        for (mut targets, offset) in self.step_targets().into_iter().zip(offsets) {
+        for (targets, offset) in self.step_targets().into_iter().zip(offsets) {
+            let mut targets = targets & squares;
             while targets != 0 {
                 let to = targets.trailing_zeros() as i8;
                 targets &= targets - 1;
@@ -369,7 +396,6 @@ impl Position {
                 ));
             }
         }
-        list
     }
 
     /// The number of legal moves, by popcount (no list is built).

@@ -4,9 +4,15 @@
 //! the side to move's view (ours minus theirs, or a separate feature where the side
 //! to move matters). One generic walk over the features serves the search (summing
 //! weights), the `eval` command (per-term breakdown) and the tuner (feature vectors),
-//! so the three can never disagree. Weights live in `super::weights`.
+//! so the three can never disagree; only the pawns' square features reach the search
+//! as sums of weights by square, which a test holds equal to the walk's on every board.
+//! Weights live in `super::weights`.
 
-use super::rules::{Color, DiagonalStep, Position, Square};
+use std::sync::OnceLock;
+
+use super::rules::{
+    Color, DiagonalStep, Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS, Position, Square,
+};
 pub(crate) use super::weights::FEATURES;
 use super::weights::{BREAKTHROUGH, CAPTURE_ONLY};
 use crate::rulesets::TermGroup;
@@ -114,6 +120,11 @@ fn attacks_by_side(pos: &Position, color: Color) -> (u64, u64) {
 
 /// Receives feature values as the evaluation walks over them.
 pub(crate) trait Sink {
+    /// Whether the walk leaves out the pawns' square features (pawns by square, home
+    /// guard, late advancement): the evaluation sums their weights by square instead
+    /// ([`square_score`]), the tuner and the `eval` command need them one by one.
+    const SQUARES_APART: bool = false;
+
     /// Adds `value` (a count, usually ours minus theirs) of feature `index`.
     fn add(&mut self, index: usize, value: i32);
 }
@@ -125,6 +136,8 @@ struct Score<'a> {
 }
 
 impl Sink for Score<'_> {
+    const SQUARES_APART: bool = true;
+
     #[inline(always)]
     fn add(&mut self, index: usize, value: i32) {
         self.total += self.weights[index] * value;
@@ -165,7 +178,8 @@ fn side_walk<S: Sink>(
         (Color::Black, true) => g.rank[d],
     };
     let count = |bb: u64| sign * bb.count_ones() as i32;
-    for d in 1..ranks {
+    // Kept in step with `SquareWeights::new`.
+    for d in (1..ranks).filter(|_| !S::SQUARES_APART) {
         let on = pawns & at(d);
         if on == 0 {
             continue;
@@ -291,6 +305,82 @@ pub(crate) fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     sink.add(TEMPO, 1);
 }
 
+/// For one rule set and board, the summed weights of the square features of a pawn by
+/// colour and square: pawns by square with the home guard, and late advancement (to be
+/// multiplied by the pawns taken). Summed pawn by pawn, they cost less than the walk's
+/// masks feature by feature: in the profile of a 5x5 solve, whose first numbers come
+/// from the evaluation, its share fell from 22% to 18%.
+struct SquareWeights {
+    fixed: [[i32; 64]; 2],
+    late: [[i32; 64]; 2],
+}
+
+impl SquareWeights {
+    fn new(diagonal: DiagonalStep, g: &Geometry) -> SquareWeights {
+        let w = weights(diagonal);
+        let mut table = SquareWeights {
+            fixed: [[0; 64]; 2],
+            late: [[0; 64]; 2],
+        };
+        for color in [Color::White, Color::Black] {
+            for sq in (0..64u8).filter(|&sq| g.board >> sq & 1 == 1) {
+                let rank = usize::from(sq / 8);
+                let d = match color {
+                    Color::White => usize::from(g.ranks) - 1 - rank,
+                    Color::Black => rank,
+                };
+                if d == 0 {
+                    continue;
+                }
+                let edge = (0..4).find(|&e| g.edge[e] >> sq & 1 == 1).unwrap_or(3);
+                let home = if d + 1 == usize::from(g.ranks) {
+                    w[HOME + edge]
+                } else {
+                    0
+                };
+                table.fixed[color.index()][usize::from(sq)] = w[PST + (d - 1) * 4 + edge] + home;
+                table.late[color.index()][usize::from(sq)] = w[LATE_ADVANCE + d - 1];
+            }
+        }
+        table
+    }
+
+    /// The table of `pos`'s rule set and board, built on first use.
+    fn of(pos: &Position) -> &'static SquareWeights {
+        const RANKS: usize = (MAX_RANKS - MIN_RANKS + 1) as usize;
+        const BOARDS: usize = (MAX_FILES - MIN_FILES + 1) as usize * RANKS;
+        static TABLES: [[OnceLock<SquareWeights>; BOARDS]; 2] =
+            [const { [const { OnceLock::new() }; BOARDS] }; 2];
+        let board =
+            usize::from(pos.files() - MIN_FILES) * RANKS + usize::from(pos.ranks() - MIN_RANKS);
+        let diagonal = pos.diagonal_step();
+        TABLES[usize::from(diagonal == DiagonalStep::CaptureOnly)][board]
+            .get_or_init(|| SquareWeights::new(diagonal, pos.geometry()))
+    }
+}
+
+/// The weighted square features of `pos` (side to move's view): what the walk leaves out
+/// for [`Score`].
+#[inline]
+fn square_score(pos: &Position) -> i32 {
+    let table = SquareWeights::of(pos);
+    let taken = (4 * i32::from(pos.files()) - pos.occupied().count_ones() as i32).max(0);
+    let side = |color: Color| {
+        let (fixed, late) = (&table.fixed[color.index()], &table.late[color.index()]);
+        let (mut sum, mut late_sum) = (0, 0);
+        let mut pawns = pos.pawns(color);
+        while pawns != 0 {
+            let sq = pawns.trailing_zeros() as usize;
+            pawns &= pawns - 1;
+            sum += fixed[sq];
+            late_sum += late[sq];
+        }
+        sum + late_sum * taken
+    };
+    let us = pos.side_to_move();
+    side(us) - side(us.opponent())
+}
+
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub(crate) fn evaluate(pos: &Position) -> i32 {
@@ -299,7 +389,7 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
         total: 0,
     };
     walk(pos, &mut score);
-    score.total
+    score.total + square_score(pos)
 }
 
 /// The raw feature vector of a position (side to move's view).
@@ -326,17 +416,30 @@ mod tests {
 
     #[test]
     fn evaluate_is_the_weighted_feature_sum() {
-        let pos = Position::from_fen(
-            "3pp3/1p1p2pp/p2p4/2p5/pp6/8/P2P3P/PPP2PPP b",
-            DiagonalStep::CaptureOnly,
-        )
-        .unwrap();
-        let f = features(&pos);
-        let w = weights(DiagonalStep::CaptureOnly);
-        assert_eq!(
-            evaluate(&pos),
-            f.iter().zip(w).map(|(a, b)| a * b).sum::<i32>()
-        );
+        // The square features come from a table for the evaluation and from the walk for
+        // the features: along random games on every board, in both rule sets, they agree.
+        let mut rng = crate::rng::Rng::new(3);
+        let mut checked = 0;
+        for files in MIN_FILES..=MAX_FILES {
+            for ranks in MIN_RANKS..=MAX_RANKS {
+                for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+                    let g = Geometry::get(files, ranks).unwrap();
+                    let w = weights(diagonal);
+                    for _ in 0..3 {
+                        let mut pos = Position::start(diagonal, g);
+                        while pos.outcome().is_none() {
+                            let f = features(&pos);
+                            let sum = f.iter().zip(w).map(|(a, b)| a * b).sum::<i32>();
+                            assert_eq!(evaluate(&pos), sum, "{}", pos.to_fen());
+                            checked += 1;
+                            let moves = pos.legal_moves();
+                            pos.play_unchecked(moves[rng.below(moves.len())]);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 3000, "only {checked} positions checked");
     }
 
     #[test]

@@ -153,6 +153,13 @@ impl Sink for Features {
     }
 }
 
+/// Pawns off the board since the start (each side starts with two ranks of them): what
+/// late advancement is multiplied by.
+#[inline]
+fn pawns_taken(pos: &Position) -> i32 {
+    (4 * i32::from(pos.files()) - pos.occupied().count_ones() as i32).max(0)
+}
+
 /// Per-side facts the race needs: (fastest pawn, fastest pawn no enemy can stop, free pawns).
 ///
 /// Counts by rank and file class with bit masks rather than pawn by pawn: this is the
@@ -170,7 +177,7 @@ fn side_walk<S: Sink>(
     let ranks = g.ranks as usize;
     let pawns = pos.pawns(color);
     let enemies = pos.pawns(color.opponent());
-    let taken = (4 * g.files as i32 - pos.occupied().count_ones() as i32).max(0);
+    let taken = pawns_taken(pos);
     // The squares `d` steps from `color`'s goal (none off the board).
     let at = |d: usize| match (color, d < ranks) {
         (_, false) => 0,
@@ -364,7 +371,7 @@ impl SquareWeights {
 #[inline]
 fn square_score(pos: &Position) -> i32 {
     let table = SquareWeights::of(pos);
-    let taken = (4 * i32::from(pos.files()) - pos.occupied().count_ones() as i32).max(0);
+    let taken = pawns_taken(pos);
     let side = |color: Color| {
         let (fixed, late) = (&table.fixed[color.index()], &table.late[color.index()]);
         let (mut sum, mut late_sum) = (0, 0);

@@ -1,7 +1,9 @@
 //! What settles a Breakthrough position without search, every rule of it sound (the
 //! certificate checker replays the moves each one gives, with nothing but the rules):
-//! the game's end, a win at once, the static win in two (of each rule set), and races: a
-//! pawn that no enemy pawn can ever capture or block, against the opponent's fastest pawn.
+//! the game's end, a win at once, the static win in two (of each rule set), races (a
+//! pawn that no enemy pawn can ever capture or block, against the opponent's fastest
+//! pawn), and under the standard rules the threat win: a step to the rank before the
+//! goal whose every capture leaves one of those wins.
 
 use std::sync::OnceLock;
 
@@ -39,7 +41,70 @@ pub(crate) fn judge_past_wins_at_once(pos: &Position) -> Option<Known> {
     if let Some(m) = pos.win_in_two().or_else(|| capture_only_win_in_two(pos)) {
         return Some(Known::Win(Some(m)));
     }
-    race(pos)
+    race(pos).or_else(|| threat_win(pos).map(|m| Known::Win(Some(m))))
+}
+
+/// Whether the side to move of `pos` (no player has won yet) wins by what the quick rules
+/// see: a win at once, the static win in two, a won race.
+fn wins_quickly(pos: &Position) -> bool {
+    pos.winning_move().is_some()
+        || pos.win_in_two().is_some()
+        || capture_only_win_in_two(pos).is_some()
+        || matches!(race(pos), Some(Known::Win(_)))
+}
+
+/// The standard rules' threat win: a step to the rank before the goal after which the
+/// opponent cannot win at once, and every capture of the pawn leaves the side to move a
+/// quick win ([`wins_quickly`]). Nothing but a capture stops that pawn, since it may
+/// always step diagonally onto the goal. It settles positions three plies before the win
+/// in two does: on one thread 5x5 took 2.3 times fewer nodes (1.6 times less time) with
+/// it, 6x5 4.4 times fewer. Under the capture-only rules such a pawn can also be blocked;
+/// the same rule trying every reply that might stop it took more nodes as often as fewer
+/// (capture-only 5x6 37% more, 4x6 9% more; 6x5 21% fewer, 5x5 10% fewer): left out.
+pub(super) fn threat_win(pos: &Position) -> Option<Move> {
+    if pos.diagonal_step() != DiagonalStep::Free {
+        return None;
+    }
+    let us = pos.side_to_move();
+    let g = pos.geometry();
+    let (before_goal, two_before_goal) = match us {
+        Color::White => (g.goal[0] >> 8, g.goal[0] >> 16),
+        Color::Black => (g.goal[1] << 8, g.goal[1] << 16),
+    };
+    if pos.pawns(us) & two_before_goal == 0 {
+        return None;
+    }
+    pos.legal_moves_onto(before_goal)
+        .iter()
+        .copied()
+        .find(|&m| {
+            let reply = pos.child(m);
+            reply.winning_move().is_none()
+                && reply
+                    .legal_moves_onto(m.to().bit())
+                    .iter()
+                    .all(|&take| wins_quickly(&reply.child(take)))
+        })
+}
+
+/// Which moves of `pos`, a position with no win at once for the side to move (as
+/// `expand`'s), might not let the opponent win at once: all of them, unless the
+/// opponent threatens to step onto its goal now. Then only a move that takes a pawn on
+/// the rank before that goal, or steps a pawn off the goal rank (the mover's first rank;
+/// under the capture-only rules that can leave a diagonal step nothing to take), might;
+/// every other move leaves the threat as it was, since no pawn ever steps back onto its
+/// own first rank. A 5x5 solve made 16.7M children, of which 2.46M were dropped for the
+/// opponent's win at once; leaving these moves out makes 1.40M fewer, the same nodes.
+pub(super) fn threat_stoppers(pos: &Position) -> impl Fn(Move) -> bool + use<> {
+    let them = pos.side_to_move().opponent();
+    let their_goal = pos.geometry().goal[them.index()];
+    let before_their_goal = match them {
+        Color::White => their_goal >> 8,
+        Color::Black => their_goal << 8,
+    };
+    let threat = pos.opponent_threatens_win();
+    let targets = pos.pawns(them) & before_their_goal;
+    move |m: Move| !threat || m.to().bit() & targets != 0 || m.from().bit() & their_goal != 0
 }
 
 /// The capture-only rules' win in two, for a position with no win at once: a step to the
@@ -252,6 +317,34 @@ mod tests {
         // Not the standard rules' (they have their own, with diagonal steps to the goal).
         let standard = pos("4p/5/2P2/p4/P4 w", DiagonalStep::Free);
         assert_eq!(capture_only_win_in_two(&standard), None);
+    }
+
+    #[test]
+    fn moves_that_cannot_stop_a_threat_lose_at_once() {
+        // Along random games, where the side to move cannot win at once: every move
+        // `threat_stoppers` leaves out lets the opponent win at once.
+        let mut rng = crate::rng::Rng::new(5);
+        let mut left_out = 0;
+        for (files, ranks) in [(5, 5), (6, 5), (4, 6), (3, 4), (8, 8)] {
+            let g = crate::rulesets::breakthrough::Geometry::get(files, ranks).unwrap();
+            for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
+                for _ in 0..200 {
+                    let mut pos = Position::start(diagonal, g);
+                    while pos.outcome().is_none() {
+                        let can_stop = threat_stoppers(&pos);
+                        let moves = pos.legal_moves();
+                        let no_win = pos.winning_move().is_none();
+                        for &m in moves.iter().filter(|&&m| no_win && !can_stop(m)) {
+                            let child = pos.child(m);
+                            assert!(child.winning_move().is_some(), "{} {m}", pos.to_fen());
+                            left_out += 1;
+                        }
+                        pos.play_unchecked(moves[rng.below(moves.len())]);
+                    }
+                }
+            }
+        }
+        assert!(left_out > 1000, "only {left_out} moves left out");
     }
 
     fn win_move(pos: &Position) -> Option<String> {

@@ -359,6 +359,23 @@ impl Position {
         list
     }
 
+    /// The legal moves onto `squares` (a bitboard, bit `8 * rank + file`), in the order of
+    /// [`Self::legal_moves`]: the moves to one rank, or onto one square.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+    /// let pos = Position::from_fen("5/5/2p2/1P1P1/5 w", DiagonalStep::Free).unwrap();
+    /// let c3 = pos.parse_move("b2c3").unwrap().to();
+    /// let takes = pos.legal_moves_onto(c3.bit());
+    /// assert_eq!(takes.len(), 2); // b2 and d2 take c3
+    /// assert_eq!(pos.legal_moves_onto(0xff << 16).len(), 6); // six moves to rank 3
+    /// ```
+    pub fn legal_moves_onto(&self, squares: u64) -> MoveList {
+        let mut list = MoveList::new();
+        self.push_moves_onto(squares, &mut list);
+        list
+    }
+
     /// Every legal move, captures first, each group in the order of
     /// [`Self::legal_moves`]: for searches that try captures before other moves.
     ///

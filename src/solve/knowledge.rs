@@ -68,12 +68,8 @@ pub(super) fn threat_win(pos: &Position) -> Option<Move> {
         return None;
     }
     let us = pos.side_to_move();
-    let g = pos.geometry();
-    let (before_goal, two_before_goal) = match us {
-        Color::White => (g.goal[0] >> 8, g.goal[0] >> 16),
-        Color::Black => (g.goal[1] << 8, g.goal[1] << 16),
-    };
-    if pos.pawns(us) & two_before_goal == 0 {
+    let before_goal = rank_behind(us, pos.geometry().goal[us.index()]);
+    if pos.pawns(us) & rank_behind(us, before_goal) == 0 {
         return None;
     }
     pos.legal_moves_onto(before_goal)
@@ -89,8 +85,17 @@ pub(super) fn threat_win(pos: &Position) -> Option<Move> {
         })
 }
 
-/// Which moves of `pos`, a position with no win at once for the side to move (as
-/// `expand`'s), might not let the opponent win at once: all of them, unless the
+/// The squares one rank behind `squares` as `color`'s pawns go: one step back from its
+/// goal is the rank before the goal.
+fn rank_behind(color: Color, squares: u64) -> u64 {
+    match color {
+        Color::White => squares >> 8,
+        Color::Black => squares << 8,
+    }
+}
+
+/// Which moves of `pos`, a position with no win at once for the side to move (as the
+/// search's `expand` meets), might not let the opponent win at once: all of them, unless the
 /// opponent threatens to step onto its goal now. Then only a move that takes a pawn on
 /// the rank before that goal, or steps a pawn off the goal rank (the mover's first rank;
 /// under the capture-only rules that can leave a diagonal step nothing to take), might;
@@ -100,10 +105,7 @@ pub(super) fn threat_win(pos: &Position) -> Option<Move> {
 pub(super) fn threat_stoppers(pos: &Position) -> impl Fn(Move) -> bool + use<> {
     let them = pos.side_to_move().opponent();
     let their_goal = pos.geometry().goal[them.index()];
-    let before_their_goal = match them {
-        Color::White => their_goal >> 8,
-        Color::Black => their_goal << 8,
-    };
+    let before_their_goal = rank_behind(them, their_goal);
     let threat = pos.opponent_threatens_win();
     let targets = pos.pawns(them) & before_their_goal;
     move |m: Move| !threat || m.to().bit() & targets != 0 || m.from().bit() & their_goal != 0
@@ -121,10 +123,7 @@ pub(super) fn capture_only_win_in_two(pos: &Position) -> Option<Move> {
     let us = pos.side_to_move();
     let g = pos.geometry();
     let open_goal = g.goal[us.index()] & !pos.occupied();
-    let below_open_goal = match us {
-        Color::White => open_goal >> 8,
-        Color::Black => open_goal << 8,
-    };
+    let below_open_goal = rank_behind(us, open_goal);
     // Capturing on the target takes no attacker of it away.
     let safe = below_open_goal & !pos.attacks(us.opponent());
     if safe == 0 {

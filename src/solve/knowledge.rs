@@ -95,8 +95,8 @@ fn rank_behind(color: Color, squares: u64) -> u64 {
 }
 
 /// Which moves of `pos`, a position with no win at once for the side to move (as the
-/// search's `expand` meets), might not let the opponent win at once: all of them, unless the
-/// opponent threatens to step onto its goal now. Then only a move that takes a pawn on
+/// search's `expand` meets), might not let the opponent win at once: all of them, unless
+/// the opponent threatens to step onto its goal now. Then only a move that takes a pawn on
 /// the rank before that goal, or steps a pawn off the goal rank (the mover's first rank;
 /// under the capture-only rules that can leave a diagonal step nothing to take), might;
 /// every other move leaves the threat as it was, since no pawn ever steps back onto its

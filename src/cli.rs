@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod solve;
 
 use crate::engine::Player;
+use crate::lines::outln;
 use crate::rng::Rng;
 use crate::tourney::{self, EngineSpec, MatchConfig, MatchError, Opening, RefereeConfig, Sprt};
 use crate::variant::{AnyPosition, Evaluation, Variant};
@@ -256,7 +257,7 @@ fn run_train(args: TrainArgs) -> ExitCode {
         Ok(()) => {
             // The path alone on stdout, for scripts; the rest is for people.
             eprintln!("{}", net.about());
-            println!("{}", out.display());
+            outln!("{}", out.display());
             ExitCode::SUCCESS
         }
         Err(e) => fail(format_args!("cannot write {}: {e}", out.display())),
@@ -532,11 +533,11 @@ fn run_perft(
     if divide {
         per_move.sort_by_key(|(m, _)| m.to_string());
         for (m, n) in &per_move {
-            println!("{m}: {n}");
+            outln!("{m}: {n}");
         }
-        println!();
+        outln!();
     }
-    println!("Nodes searched: {total}");
+    outln!("Nodes searched: {total}");
     eprintln!(
         "time {:.3} s, {:.0} leaves/s",
         seconds,
@@ -598,7 +599,7 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Bench { depth }) => match bench::run(depth, Default::default()) {
             Ok(report) => {
-                println!("{}", report.summary_line());
+                outln!("{}", report.summary_line());
                 ExitCode::SUCCESS
             }
             Err(e) => fail(e),

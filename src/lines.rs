@@ -3,8 +3,11 @@
 //! Memory stays bounded whatever arrives: a line longer than [`MAX_LINE`] bytes is
 //! skipped (its length reported in its place), and the channel holds at most
 //! [`QUEUED`] lines before the reading thread waits.
+//!
+//! And lines to stdout for the tools ([`outln!`]): a closed pipe (`solve --split 4 |
+//! head`) ends the program with one error line, where `println!` would panic.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::mpsc::{Receiver, sync_channel};
 
 /// Longest line kept, in bytes (a `position` command of a 100,000-ply game fits).
@@ -72,6 +75,27 @@ fn finish(line: Vec<u8>, length: usize) -> Input {
         Input::TooLong(length)
     } else {
         Input::Line(text.trim_end().to_string())
+    }
+}
+
+/// `println!` for the tools' output: see [`write_line`].
+macro_rules! outln {
+    () => {
+        $crate::lines::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::lines::write_line(format_args!($($arg)*))
+    };
+}
+pub(crate) use outln;
+
+/// Writes one line to stdout. Where that fails (the reader has gone: a closed pipe), says
+/// so on stderr and ends the process with status 1: nobody is left to read what follows.
+pub(crate) fn write_line(args: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        let _ = writeln!(std::io::stderr(), "error: cannot write the output: {e}");
+        std::process::exit(1);
     }
 }
 

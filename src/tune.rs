@@ -7,6 +7,7 @@
 
 use std::ops::RangeInclusive;
 
+use crate::lines::outln;
 use crate::pgn::{self, PgnError};
 use crate::rulesets::Color;
 use crate::variant::{AnyPosition, FenError, History, MoveError, Variant};
@@ -106,7 +107,7 @@ pub(crate) fn run(
         }
         None => {
             let numbers: Vec<String> = rounded.iter().map(i32::to_string).collect();
-            println!("{variant}: [{}]", numbers.join(", "));
+            outln!("{variant}: [{}]", numbers.join(", "));
         }
     }
     Ok(())

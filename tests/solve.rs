@@ -340,3 +340,32 @@ fn jobs_run_as_separate_processes_and_merged() {
     let out = run(&["solve", "--board", "4x5", "--merge", "x.jsonl"]);
     assert!(!out.status.success(), "--merge needs --split");
 }
+
+/// A reader that stops early (`solve --split 4 | head -1`): one error line, status 1, no
+/// panic.
+#[test]
+fn a_closed_pipe_ends_the_output_with_one_error_line() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .args(["solve", "--board", "6x6", "--split", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(
+        Position::from_fen(first.trim(), DiagonalStep::Free).is_ok(),
+        "{first}"
+    );
+    // The reader is dropped: the pipe is closed with 9318 lines (400 KB) to come, more
+    // than a pipe holds.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("cannot write the output"), "{text}");
+}

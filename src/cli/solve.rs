@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::fail;
+use crate::lines::outln;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Geometry, Position};
 use crate::solve::{self, Certificate, Settings, Solution};
 use crate::variant::Variant;
@@ -111,7 +112,7 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
     match (args.split, &args.merge) {
         (Some(depth), None) => {
             for job in solve::jobs::split(&root, depth) {
-                println!("{}", job.to_fen());
+                outln!("{}", job.to_fen());
             }
             return ExitCode::SUCCESS;
         }
@@ -149,7 +150,7 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
     }
     let peak = solve::peak_megabytes();
     if args.json {
-        println!(
+        outln!(
             "{}",
             solution_json(&args, &solution, checked.as_ref(), peak)
         );
@@ -212,22 +213,23 @@ fn print_solution(
     checked: Option<&solve::Verified>,
     peak: Option<u64>,
 ) {
-    println!("position  {}", s.root.to_fen());
-    println!(
+    outln!("position  {}", s.root.to_fen());
+    outln!(
         "variant   {} ({}x{})",
         args.variant,
         s.root.files(),
         s.root.ranks()
     );
     match s.winner {
-        Some(w) => println!("winner    {} (proven)", w.name()),
-        None => println!(
+        Some(w) => outln!("winner    {} (proven)", w.name()),
+        None => outln!(
             "winner    not proven within the limits (proof number {}, disproof number {})",
-            s.numbers.0, s.numbers.1
+            s.numbers.0,
+            s.numbers.1
         ),
     }
     if let Some(m) = s.best {
-        println!("move      {m} wins");
+        outln!("move      {m} wins");
     }
     if args.all_moves {
         let values: Vec<String> = s
@@ -246,19 +248,19 @@ fn print_solution(
                 None => format!("{} ?", v.m),
             })
             .collect();
-        println!("moves     {}", values.join(", "));
+        outln!("moves     {}", values.join(", "));
     }
-    println!("nodes     {}", s.nodes);
-    println!(
+    outln!("nodes     {}", s.nodes);
+    outln!(
         "time      {:.3} s ({:.0} nodes/s)",
         s.seconds,
         s.nodes as f64 / s.seconds.max(1e-9)
     );
     if let Some(mb) = peak {
-        println!("memory    {mb} MB at most");
+        outln!("memory    {mb} MB at most");
     }
     if let Some(path) = &args.table_file {
-        println!(
+        outln!(
             "table     {}: {}, {}",
             path.display(),
             if s.table_loaded {
@@ -274,7 +276,7 @@ fn print_solution(
         );
     }
     if let (Some(path), Some(v)) = (&args.certificate, checked) {
-        println!(
+        outln!(
             "proof     {}: {} positions, checked; the loser lasts at most {} plies against it ({:.3} s)",
             path.display(),
             v.positions,
@@ -282,7 +284,7 @@ fn print_solution(
             s.certificate_seconds
         );
     } else if args.certificate.is_some() {
-        println!("proof     none written: nothing proven");
+        outln!("proof     none written: nothing proven");
     }
 }
 
@@ -318,7 +320,7 @@ fn run_merge(args: &SolveArgs, root: Position, depth: u32, path: &std::path::Pat
     let merged = solve::jobs::merge(&root, depth, &answers);
     let open: Vec<String> = merged.open.iter().map(Position::to_fen).collect();
     if args.json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "fen": root.to_fen(),
@@ -333,29 +335,29 @@ fn run_merge(args: &SolveArgs, root: Position, depth: u32, path: &std::path::Pat
             })
         );
     } else {
-        println!("position  {}", root.to_fen());
-        println!(
+        outln!("position  {}", root.to_fen());
+        outln!(
             "variant   {} ({}x{})",
             args.variant,
             root.files(),
             root.ranks()
         );
         match merged.winner {
-            Some(w) => println!("winner    {} (proven by the jobs' answers)", w.name()),
-            None => println!(
+            Some(w) => outln!("winner    {} (proven by the jobs' answers)", w.name()),
+            None => outln!(
                 "winner    not proven: {} needed jobs missing or unproven",
                 open.len()
             ),
         }
         if let Some(m) = merged.best {
-            println!("move      {m} wins");
+            outln!("move      {m} wins");
         }
-        println!(
+        outln!(
             "jobs      {} answers read, {nodes} nodes, {seconds:.3} s in all",
             answers.len()
         );
         for fen in &open {
-            println!("open      {fen}");
+            outln!("open      {fen}");
         }
     }
     ExitCode::SUCCESS
@@ -416,7 +418,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> ExitCode {
     match verified {
         Ok(v) => {
             if args.json {
-                println!(
+                outln!(
                     "{}",
                     json!({
                         "fen": v.root.to_fen(),
@@ -428,7 +430,7 @@ pub(super) fn run_verify(args: VerifyArgs) -> ExitCode {
                     })
                 );
             } else {
-                println!(
+                outln!(
                     "valid: {} wins from {}; {} positions ({} unused), every line checked; the loser lasts at most {} plies",
                     v.winner.name(),
                     v.root.to_fen(),

@@ -31,6 +31,7 @@ use tokio::sync::broadcast;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
+use crate::lines::outln;
 use game::{ApiError, NewGame, Sessions};
 use live::Live;
 
@@ -84,7 +85,7 @@ pub(crate) fn run(addr: SocketAddr, open: bool) -> Result<(), ServeError> {
             .map_err(|error| ServeError::Bind { addr, error })?;
         let bound = listener.local_addr().map_err(ServeError::Serve)?;
         let url = format!("http://{bound}/");
-        println!("serving on {url}");
+        outln!("serving on {url}");
         if !bound.ip().is_loopback() {
             log::warn!("listening on {bound}: other machines can reach the page");
         }

@@ -30,6 +30,7 @@ pub(crate) use referee::RefereeConfig;
 pub(crate) use spec::{EngineSpec, SpecError};
 pub(crate) use stats::{Sprt, SprtError};
 
+use crate::lines::outln;
 use process::{EngineProcess, StartError};
 use publish::{PublishError, Publisher};
 use referee::{EngineSlot, ForfeitKind, GameRecord, SearchStats, Termination, Watch, play_game};
@@ -231,7 +232,7 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
         summary.count(&record);
         if game_lines {
             bar.suspend(|| {
-                println!(
+                outln!(
                     "Finished game {} of {total} ({} vs {}): {} {{{}}}, {} plies; {}",
                     job.round,
                     names[job.white],
@@ -270,7 +271,7 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
             summary.sprt = Some((sprt, llr, verdict));
             if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
                 bar.suspend(|| {
-                    println!(
+                    outln!(
                         "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
                         done + 1
                     )
@@ -529,16 +530,17 @@ fn pgn_text(
 }
 
 fn print_table(summary: &MatchSummary) {
-    println!();
-    println!(
+    outln!();
+    let header = format!(
         "{:<24} {:>6} {:>6} {:>6} {:>6} {:>7}  {:<24} {:>6} {:>9}  forfeits",
         "engine", "games", "wins", "losses", "draws", "score", "elo [95%]", "depth", "nps"
     );
+    outln!("{header}");
     let n = summary.tallies.len();
     for t in &summary.tallies {
         let (elo, lo, hi) = t.wdl.elo();
         let elo_text = format!("{} [{}, {}]", fmt_elo(elo), fmt_elo(lo), fmt_elo(hi));
-        println!(
+        outln!(
             "{:<24} {:>6} {:>6} {:>6} {:>6} {:>6.1}%  {:<24} {:>6} {:>9}  {}",
             t.name,
             t.wdl.games(),
@@ -553,7 +555,7 @@ fn print_table(summary: &MatchSummary) {
         );
     }
     if n > 2 {
-        println!("(Elo of each engine against the rest of the field)");
+        outln!("(Elo of each engine against the rest of the field)");
     }
     if let Some((sprt, llr, verdict)) = summary.sprt {
         let (lo, hi) = sprt.bounds();
@@ -562,9 +564,12 @@ fn print_table(summary: &MatchSummary) {
             SprtVerdict::H0 => "H0 accepted",
             SprtVerdict::Continue => "no verdict yet",
         };
-        println!(
+        outln!(
             "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {verdict}",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta
         );
     }
 }

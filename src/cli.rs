@@ -546,6 +546,23 @@ fn run_perft(
     ExitCode::SUCCESS
 }
 
+/// A clap error's message on one line: its first line, with the indented lines that go
+/// on from it (the missing arguments of "the following required arguments were not
+/// provided:"), not the usage that follows.
+fn first_paragraph(text: &str) -> String {
+    let mut lines = text.lines();
+    let mut line = lines
+        .next()
+        .unwrap_or("bad arguments")
+        .trim_end()
+        .to_string();
+    for more in lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()) {
+        line.push(' ');
+        line.push_str(more.trim());
+    }
+    line
+}
+
 /// Runs the `breakthrough` command with the process's arguments.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -556,9 +573,7 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("{} (see --help)", first.trim_end());
+            eprintln!("{} (see --help)", first_paragraph(&e.to_string()));
             return ExitCode::from(2);
         }
     };

@@ -12,13 +12,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::progress;
-use crate::search::tt::{TableError, TranspositionTable};
-use crate::search::{Control, Info, NoMate, Score, SearchLimits};
-use crate::variant::{
+use crate::registry::{
     AnyMove, AnyPosition, Evaluation, FenError, History, Mismatch, PositionError, SearchSetup,
     Variant,
 };
+use crate::search::tt::{TableError, TranspositionTable};
+use crate::search::{Control, Info, NoMate, Score, SearchLimits};
+use crate::util::progress;
 
 /// What to search and how.
 #[derive(Clone, Debug)]

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::registry::{AnyPosition, SearchSetup, Variant};
 use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Control, SearchLimits};
-use crate::variant::{AnyPosition, SearchSetup, Variant};
 
 pub(crate) const DEFAULT_DEPTH: u32 = 9;
 

@@ -1,8 +1,8 @@
 //! PGN for the games of every rule set: written by the match runner, read by the tuner
 //! and by tools.
 
+use crate::registry::AnyMove;
 use crate::rulesets::Color;
-use crate::variant::AnyMove;
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
 pub(crate) fn today() -> String {

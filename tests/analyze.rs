@@ -5,7 +5,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use breakthrough::variant::{AnyPosition, Variant};
+use breakthrough::registry::{AnyPosition, Variant};
 use serde_json::Value;
 
 fn analyze(args: &[&str], input: &str) -> Output {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use breakthrough::pgn;
+use breakthrough::registry::{AnyPosition, History};
 use breakthrough::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, START_FEN};
-use breakthrough::variant::{AnyPosition, History};
 use serde_json::Value;
 
 fn fake(args: &str) -> String {

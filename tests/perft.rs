@@ -3,8 +3,8 @@
 
 mod common;
 
+use breakthrough::registry::{AnyPosition, Variant};
 use breakthrough::rulesets::breakthrough::{Position, perft};
-use breakthrough::variant::{AnyPosition, Variant};
 use serde_json::Value;
 
 fn oracle() -> Value {

@@ -406,7 +406,7 @@ fn captures_first_is_a_stable_partition_of_the_legal_moves() {
 
 #[test]
 fn variant_names_parse() {
-    use breakthrough::variant::Variant;
+    use breakthrough::registry::Variant;
     let names: Vec<&str> = Variant::all().map(Variant::name).collect();
     assert_eq!(names, ["breakthrough", "capture-only", "doorbraak"]);
     assert_eq!(

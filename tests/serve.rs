@@ -8,8 +8,8 @@ use std::io::{BufRead, BufReader};
 use std::process::Command;
 use std::time::Duration;
 
-use breakthrough::rng::Rng;
-use breakthrough::variant::{AnyPosition, History, Variant};
+use breakthrough::registry::{AnyPosition, History, Variant};
+use breakthrough::util::rng::Rng;
 use serde_json::{Value, json};
 use web::{Server, wait_for};
 

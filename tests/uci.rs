@@ -708,7 +708,7 @@ fn ten_thousand_commands_at_once() {
         .filter(|l| l.starts_with("bestmove") || *l == "readyok" || l.starts_with("Fen: "))
         .collect();
     assert_eq!(answers.len(), 7_500);
-    let start = breakthrough::variant::AnyPosition::startpos(Default::default());
+    let start = breakthrough::registry::AnyPosition::startpos(Default::default());
     for (i, three) in answers.chunks(3).enumerate() {
         // `isready` is answered at once, so its `readyok` may come before the search's
         // `bestmove`; `d` waits for the search.

@@ -6,8 +6,8 @@ mod common;
 
 use std::time::Duration;
 
+use breakthrough::registry::{AnyPosition, History, Variant};
 use breakthrough::rulesets::Color;
-use breakthrough::variant::{AnyPosition, History, Variant};
 use common::Engine;
 
 const SHORT: Duration = Duration::from_secs(10);

@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::fail;
-use crate::lines::outln;
+use super::{every_core, fail};
+use crate::registry::Variant;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Geometry, Position};
-use crate::solve::{self, Certificate, Settings, Solution};
-use crate::variant::Variant;
+use crate::solve::{self, Settings, Solution};
+use crate::util::lines::outln;
 
 #[derive(clap::Args)]
-pub(super) struct SolveArgs {
+pub(super) struct Args {
     /// Rule set: breakthrough or capture-only.
     #[arg(long, default_value = "breakthrough")]
     variant: Variant,
@@ -62,15 +62,6 @@ pub(super) struct SolveArgs {
     merge: Option<PathBuf>,
 }
 
-#[derive(clap::Args)]
-pub(super) struct VerifyArgs {
-    /// A proof written by `solve --certificate`.
-    file: PathBuf,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-}
-
 fn parse_board(text: &str) -> Result<(u8, u8), String> {
     let bad = || format!("'{text}' is not a board: FILESxRANKS, 3x4 to 8x8");
     let (files, ranks) = text.split_once(['x', 'X']).ok_or_else(bad)?;
@@ -87,11 +78,11 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
-fn color_name(c: Option<Color>) -> Value {
+pub(super) fn color_name(c: Option<Color>) -> Value {
     c.map_or(Value::Null, |c| json!(c.to_string()))
 }
 
-pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
+pub(super) fn run(args: Args) -> ExitCode {
     let Some(diagonal) = args.variant.diagonal_step() else {
         return fail(format_args!(
             "solve plays breakthrough and capture-only, not {}",
@@ -120,10 +111,7 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
         _ => {}
     }
     let settings = Settings {
-        threads: args.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |t| t as usize,
-        ),
+        threads: every_core(args.threads),
         hash_megabytes: args.hash.map(|mb| mb as usize),
         time_limit: args.time_limit,
         all_moves: args.all_moves,
@@ -165,7 +153,7 @@ pub(super) fn run_solve(args: SolveArgs) -> ExitCode {
 }
 
 fn solution_json(
-    args: &SolveArgs,
+    args: &Args,
     s: &Solution,
     checked: Option<&solve::Verified>,
     peak: Option<u64>,
@@ -207,12 +195,7 @@ fn solution_json(
     object
 }
 
-fn print_solution(
-    args: &SolveArgs,
-    s: &Solution,
-    checked: Option<&solve::Verified>,
-    peak: Option<u64>,
-) {
+fn print_solution(args: &Args, s: &Solution, checked: Option<&solve::Verified>, peak: Option<u64>) {
     outln!("position  {}", s.root.to_fen());
     outln!(
         "variant   {} ({}x{})",
@@ -289,7 +272,7 @@ fn print_solution(
 }
 
 /// `solve --split D --merge FILE`: the root's value from the jobs' answers.
-fn run_merge(args: &SolveArgs, root: Position, depth: u32, path: &std::path::Path) -> ExitCode {
+fn run_merge(args: &Args, root: Position, depth: u32, path: &std::path::Path) -> ExitCode {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
@@ -407,43 +390,4 @@ fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
     temporary.push(".partial");
     std::fs::write(&temporary, bytes)?;
     std::fs::rename(&temporary, path)
-}
-
-pub(super) fn run_verify(args: VerifyArgs) -> ExitCode {
-    let bytes = match std::fs::read(&args.file) {
-        Ok(b) => b,
-        Err(e) => return fail(format_args!("cannot read {}: {e}", args.file.display())),
-    };
-    let verified = Certificate::from_bytes(&bytes).and_then(|c| c.verify());
-    match verified {
-        Ok(v) => {
-            if args.json {
-                outln!(
-                    "{}",
-                    json!({
-                        "fen": v.root.to_fen(),
-                        "winner": color_name(Some(v.winner)),
-                        "valid": true,
-                        "positions": v.positions,
-                        "unused": v.unused,
-                        "longest_plies": v.longest,
-                    })
-                );
-            } else {
-                outln!(
-                    "valid: {} wins from {}; {} positions ({} unused), every line checked; the loser lasts at most {} plies",
-                    v.winner.name(),
-                    v.root.to_fen(),
-                    v.positions,
-                    v.unused,
-                    v.longest
-                );
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(format_args!(
-            "{}: not a valid proof: {e}",
-            args.file.display()
-        )),
-    }
 }

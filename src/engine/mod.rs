@@ -3,6 +3,7 @@
 //! a background thread. Nothing here formats protocol text. Options are declared once,
 //! in the table of `options.rs`.
 
+pub(crate) mod greedy;
 mod options;
 mod solver;
 mod strength;
@@ -14,15 +15,15 @@ use std::time::{Duration, Instant};
 pub(crate) use options::{BUILT_IN, OPTIONS, OptionError};
 
 use crate::bench::{self, BenchReport};
-use crate::rng::Rng;
+use crate::registry::{
+    AnyMove, AnyPosition, Evaluation, History, MoveError, PositionError, SearchSetup, Variant,
+};
 use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome};
 use crate::search::time::{Clock, budget};
 use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Control, Info, SearchLimits, SearchResult, WIN};
-use crate::variant::{
-    AnyMove, AnyPosition, Evaluation, History, MoveError, PositionError, SearchSetup, Variant,
-};
+use crate::util::rng::Rng;
 
 /// Who chooses the moves: the search, or the one-ply greedy player (`breakthrough greedy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,7 +282,7 @@ impl Engine {
         let net = if path.is_empty() || path == BUILT_IN {
             None
         } else {
-            Some(crate::variant::load_network(path.as_ref()).map_err(OptionError::EvalFile)?)
+            Some(crate::registry::load_network(path.as_ref()).map_err(OptionError::EvalFile)?)
         };
         self.file_network = net;
         self.settings.eval_file = if net.is_some() { path } else { BUILT_IN }.to_string();
@@ -605,7 +606,7 @@ impl Engine {
 
 /// The greedy player's answer, in the form a search gives it.
 fn greedy_answer(root: &AnyPosition) -> SearchResult<AnyMove> {
-    let best = crate::greedy::best_move(root);
+    let best = crate::engine::greedy::best_move(root);
     let score = match root.outcome() {
         Some(o) if o.winner == Some(root.side_to_move()) => WIN,
         Some(o) if o.winner.is_some() => -WIN,

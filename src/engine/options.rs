@@ -3,8 +3,8 @@
 //! default through it.
 
 use super::{Engine, strength};
+use crate::registry::Variant;
 use crate::search::tt::TableError;
-use crate::variant::Variant;
 
 /// An option's type, with its default, range and what setting it does.
 pub(crate) enum OptionKind {
@@ -188,7 +188,7 @@ pub(crate) enum OptionError {
     #[error("cannot start the search threads: {0}")]
     Threads(rayon::ThreadPoolBuildError),
     #[error("option EvalFile: {0}")]
-    EvalFile(crate::variant::LoadError),
+    EvalFile(crate::registry::LoadError),
 }
 
 /// The option called `name`, ignoring case.

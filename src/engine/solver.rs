@@ -9,10 +9,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::registry::{AnyMove, AnyPosition};
 use crate::rulesets::breakthrough::Position;
 use crate::search::{Control, Info, Score, SearchResult, WIN};
 use crate::solve::{self, Table};
-use crate::variant::{AnyMove, AnyPosition};
 
 /// Boards of at most this many squares go to the solver first (6x5 and 5x6 and below).
 pub(super) const SOLVER_SQUARES: u32 = 30;

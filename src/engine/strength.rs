@@ -10,9 +10,9 @@
 
 use std::sync::Mutex;
 
-use crate::rng::Rng;
+use crate::registry::{AnyMove, AnyPosition};
 use crate::search::{Info, Score, WIN};
-use crate::variant::{AnyMove, AnyPosition};
+use crate::util::rng::Rng;
 
 /// The top level: full strength.
 pub(crate) const MAX_LEVEL: u64 = 20;
@@ -212,7 +212,7 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
+    use crate::registry::Variant;
 
     #[test]
     fn options_choose_the_level() {

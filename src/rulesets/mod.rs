@@ -1,7 +1,7 @@
 //! Every rule set the engine plays, each in a folder of its own: its rules (`rules/`, the
 //! bottom layer of the crate), its evaluation (`eval.rs`, `weights.rs`) and, in its
 //! `mod.rs`, its implementation of [`RuleSet`], the one interface through which everything
-//! above the rules reaches it. `crate::variant` registers each rule set with one line.
+//! above the rules reaches it. `crate::registry` registers each rule set with one line.
 
 pub mod breakthrough;
 mod common;
@@ -85,7 +85,7 @@ pub(crate) trait RuleSet: Copy + Send + Sync + Debug + 'static {
         false
     }
     /// The result, when the position itself ends the game (repetition needs the game's
-    /// history: `crate::variant::History` and the search judge it).
+    /// history: `crate::registry::History` and the search judge it).
     fn outcome(&self) -> Option<Outcome>;
     /// Leaves of the legal-move tree `depth` plies deep.
     fn perft(&self, depth: u32) -> u64;

@@ -298,7 +298,7 @@ impl Network {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use crate::util::rng::Rng;
 
     pub(crate) fn random_network(seed: u64, inputs: usize) -> Network {
         let mut rng = Rng::new(seed);

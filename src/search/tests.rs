@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Control, Info, Score, SearchLimits, SearchResult, Searcher, WIN};
 use super::{score_from_tt, score_to_tt};
-use crate::rng::Rng;
 use crate::rulesets::breakthrough::{self, DiagonalStep};
 use crate::rulesets::{Color, RuleSet, doorbraak, toy};
+use crate::util::rng::Rng;
 
 /// Searches `pos` with `limits` on `threads` threads and a fresh table; `earlier` holds
 /// the hashes of the game's positions before it. Returns the answer and every report.

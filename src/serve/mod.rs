@@ -31,7 +31,7 @@ use tokio::sync::broadcast;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
-use crate::lines::outln;
+use crate::util::lines::outln;
 use game::{ApiError, NewGame, Sessions};
 use live::Live;
 

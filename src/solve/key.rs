@@ -112,7 +112,7 @@ mod tests {
         // Every position of a few thousand random plies on 5x5 and 8x8 against each other:
         // equal keys only for equal positions up to mirroring.
         let mut seen = std::collections::HashMap::new();
-        let mut rng = crate::rng::Rng::new(7);
+        let mut rng = crate::util::rng::Rng::new(7);
         for geometry in [Geometry::get(5, 5).unwrap(), Geometry::standard()] {
             for _ in 0..200 {
                 let mut pos = Position::start(DiagonalStep::Free, geometry);

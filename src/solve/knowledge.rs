@@ -324,7 +324,7 @@ mod tests {
     fn moves_that_cannot_stop_a_threat_lose_at_once() {
         // Along random games, where the side to move cannot win at once: every move
         // `threat_stoppers` leaves out lets the opponent win at once.
-        let mut rng = crate::rng::Rng::new(5);
+        let mut rng = crate::util::rng::Rng::new(5);
         let mut left_out = 0;
         for (files, ranks) in [(5, 5), (6, 5), (4, 6), (3, 4), (8, 8)] {
             let g = crate::rulesets::breakthrough::Geometry::get(files, ranks).unwrap();

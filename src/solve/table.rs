@@ -362,7 +362,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t");
         let table = Table::new(16).unwrap();
-        let mut rng = crate::rng::Rng::new(7);
+        let mut rng = crate::util::rng::Rng::new(7);
         let entries: Vec<(Key, Entry)> = (0..200_000u32)
             .map(|i| {
                 let entry = Entry {

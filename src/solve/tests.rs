@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use super::knowledge::{self, Known};
 use super::*;
-use crate::rng::Rng;
 use crate::rulesets::breakthrough::{DiagonalStep, Geometry};
+use crate::util::rng::Rng;
 
 /// True if the side to move wins with perfect play: plain minimax over the whole tree,
 /// with a table of positions already settled.

@@ -21,16 +21,17 @@ use std::thread;
 
 use serde_json::json;
 
+use crate::pgn;
+use crate::registry::Variant;
 use crate::rulesets::Color;
-use crate::variant::Variant;
-use crate::{pgn, progress};
+use crate::util::progress;
 
 pub(crate) use openings::{Opening, OpeningError};
 pub(crate) use referee::RefereeConfig;
 pub(crate) use spec::{EngineSpec, SpecError};
 pub(crate) use stats::{Sprt, SprtError};
 
-use crate::lines::outln;
+use crate::util::lines::outln;
 use process::{EngineProcess, StartError};
 use publish::{PublishError, Publisher};
 use referee::{EngineSlot, ForfeitKind, GameRecord, SearchStats, Termination, Watch, play_game};

@@ -1,7 +1,7 @@
 //! Where games start: a FEN, a move list, or random plies from the start.
 
-use crate::rng::Rng;
-use crate::variant::{AnyMove, AnyPosition, FenError, MoveError, Variant};
+use crate::registry::{AnyMove, AnyPosition, FenError, MoveError, Variant};
+use crate::util::rng::Rng;
 
 /// Why an opening cannot be used.
 #[derive(Debug, thiserror::Error)]

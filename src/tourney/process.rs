@@ -8,7 +8,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::spec::EngineSpec;
-use crate::lines::Input;
+use crate::util::lines::Input;
 
 /// What waiting for a line gave.
 #[derive(Debug, PartialEq, Eq)]
@@ -81,7 +81,7 @@ impl EngineProcess {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(StartError::NoPipe(spec.cmd.clone()));
         };
-        let rx = crate::lines::spawn_reader(stdout);
+        let rx = crate::util::lines::spawn_reader(stdout);
         let mut engine = EngineProcess {
             child,
             stdin,

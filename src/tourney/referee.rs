@@ -4,8 +4,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use crate::registry::{AnyMove, AnyPosition, History};
 use crate::rulesets::{Color, Outcome};
-use crate::variant::{AnyMove, AnyPosition, History};
 
 use super::openings::Opening;
 use super::process::{EngineProcess, Received, StartError, SyncError};

@@ -3,10 +3,10 @@
 
 use super::Dialect;
 use crate::engine::{Engine, EngineError, OPTIONS, Player};
+use crate::registry::{AnyMove, Evaluation, describe_network};
 use crate::rulesets::{Color, Outcome};
 use crate::search::tt::Bound;
 use crate::search::{Info, NoMate, Score, SearchResult};
-use crate::variant::{AnyMove, Evaluation, describe_network};
 
 fn score_text(score: Score) -> String {
     match score {

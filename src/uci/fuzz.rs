@@ -9,8 +9,8 @@ use std::time::Instant;
 use super::command::{Command, UciError};
 use super::tests::Captured;
 use super::*;
-use crate::rng::Rng;
-use crate::variant::{AnyPosition, Variant};
+use crate::registry::{AnyPosition, Variant};
+use crate::util::rng::Rng;
 
 /// Lines generated in a release build (a tenth in a debug build, ten times slower); the
 /// `d` before each `go` and the `stop` after each search come on top.

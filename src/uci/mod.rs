@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::engine::{Engine, EngineError, Player};
-use crate::lines::{self, Input};
+use crate::util::lines::{self, Input};
 use command::{Command, UciError};
 
 /// How the session speaks: UCI (the default) or UGI (after `ugi`).

@@ -7,10 +7,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-pub use breakthrough::rng::Rng;
 use breakthrough::rulesets::breakthrough::{
     DiagonalStep, Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS, Position,
 };
+pub use breakthrough::util::rng::Rng;
 
 /// `tests/data`: everything the tests read (see its README for where each file came from).
 pub fn data_dir() -> PathBuf {

@@ -425,7 +425,7 @@ mod tests {
     fn evaluate_is_the_weighted_feature_sum() {
         // The square features come from a table for the evaluation and from the walk for
         // the features: along random games on every board, in both rule sets, they agree.
-        let mut rng = crate::rng::Rng::new(3);
+        let mut rng = crate::util::rng::Rng::new(3);
         let mut checked = 0;
         for files in MIN_FILES..=MAX_FILES {
             for ranks in MIN_RANKS..=MAX_RANKS {
@@ -542,7 +542,7 @@ mod tests {
             RACE_THEIRS,
         ])
         .collect::<Vec<_>>();
-        let mut rng = crate::rng::Rng::new(7);
+        let mut rng = crate::util::rng::Rng::new(7);
         let mut checked = 0;
         for (files, ranks) in [(8, 8), (8, 8), (5, 6), (3, 4), (6, 5), (7, 8)] {
             for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {

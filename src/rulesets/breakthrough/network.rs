@@ -139,10 +139,10 @@ pub(crate) fn accumulate(net: &Network, pos: &Position, perspective: Color) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
     use crate::rulesets::RuleSet;
     use crate::rulesets::breakthrough::DiagonalStep;
     use crate::rulesets::nnue::tests::random_network;
+    use crate::util::rng::Rng;
 
     /// Along random games of both rule sets, the accumulators updated move by move equal
     /// those summed afresh, and so do the evaluations.

@@ -1,5 +1,5 @@
 //! A toy rule set, compiled for tests only: the smallest example of adding a rule set.
-//! It lives in this folder and is registered by one line in `crate::variant`, the path
+//! It lives in this folder and is registered by one line in `crate::registry`, the path
 //! every real rule set takes; the tests then play it through the engine facade, the
 //! protocol's commands and the search.
 //!

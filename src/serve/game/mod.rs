@@ -11,8 +11,8 @@ mod view;
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, StartingPoint};
+use crate::registry::{AnyMove, AnyPosition, History};
 use crate::rulesets::Color;
-use crate::variant::{AnyMove, AnyPosition, History};
 
 use request::bad;
 pub(crate) use request::{ApiError, NewGame};

@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::registry::{AnyPosition, History, Variant};
 use crate::rulesets::Color;
-use crate::variant::{AnyPosition, History, Variant};
 
 /// A request the server refuses, with the HTTP status it gets.
 #[derive(Debug, thiserror::Error)]

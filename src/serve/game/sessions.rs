@@ -13,9 +13,9 @@ use tokio::sync::broadcast;
 use super::view::info_json;
 use super::{ApiError, Game, GameClock, NewGame, Task, bad};
 use crate::engine::{Engine, GoRequest, Player};
+use crate::registry::{AnyMove, History};
 use crate::rulesets::Color;
 use crate::search::Info;
-use crate::variant::{AnyMove, History};
 
 /// Sessions kept at once; a new one beyond this replaces the least recently used.
 const MAX_SESSIONS: usize = 32;

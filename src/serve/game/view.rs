@@ -3,9 +3,9 @@
 use serde_json::{Value, json};
 
 use super::Game;
+use crate::registry::AnyMove;
 use crate::rulesets::Color;
 use crate::search::{Info, Score};
-use crate::variant::AnyMove;
 
 impl Game {
     /// Everything the page draws, as JSON.

@@ -1,7 +1,7 @@
 //! The rules of Breakthrough and its capture-only variant: positions, moves, FEN,
 //! hashing and perft. The bottom layer: nothing here knows about evaluation, search or
 //! protocols, and nothing here depends on anything but `crate::rulesets::common` and
-//! `crate::rng`.
+//! `crate::util::rng`.
 
 mod fen;
 mod geometry;

@@ -1,6 +1,6 @@
 //! Zobrist keys, generated at compile time so hashes are the same on every machine.
 
-use crate::rng::splitmix64;
+use crate::util::rng::splitmix64;
 
 struct Keys {
     pawn: [[u64; 64]; 2],

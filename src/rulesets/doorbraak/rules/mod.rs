@@ -2,7 +2,7 @@
 //! diagonally like bishops, squares with a capacity, and overfull squares that
 //! explode in chain reactions. Positions, moves, FEN, hashing and perft. The bottom
 //! layer, as the Breakthrough rules: it depends on `crate::rulesets::common` and
-//! `crate::rng` only. The rules are documented in `engine.md`.
+//! `crate::util::rng` only. The rules are documented in `engine.md`.
 
 mod fen;
 mod perft;

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::types::{FILES, Move, RANKS, SQUARES, Square};
-use crate::rng::splitmix64;
 use crate::rulesets::common::{Color, EndReason, Outcome};
+use crate::util::rng::splitmix64;
 
 /// Upper bound on the moves of any position a FEN can give (play keeps 10 stones a
 /// side, but a FEN may hold more): a move is fixed by its target square and the

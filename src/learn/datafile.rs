@@ -24,7 +24,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-use crate::variant::{AnyPosition, Variant};
+use crate::registry::{AnyPosition, Variant};
 
 const MAGIC: &[u8; 8] = b"BTDATA01";
 const HEADER: usize = 32;

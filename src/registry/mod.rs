@@ -15,11 +15,11 @@ use std::str::FromStr;
 mod erased;
 mod evaluation;
 
-use crate::rng::Rng;
 use crate::rulesets::breakthrough::{self, DiagonalStep};
 use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, EndReason, Outcome, RuleSet, doorbraak};
 use crate::search::{Info, SearchLimits, SearchResult};
+use crate::util::rng::Rng;
 use erased::DynPosition;
 pub(crate) use erased::{EvalTerm, SearchSetup};
 pub(crate) use evaluation::{
@@ -263,7 +263,7 @@ impl AnyPosition {
     /// Reads a FEN of `variant`.
     ///
     /// ```
-    /// use breakthrough::variant::{AnyPosition, Variant};
+    /// use breakthrough::registry::{AnyPosition, Variant};
     /// let v: Variant = "capture-only".parse().unwrap();
     /// let pos = AnyPosition::from_fen("ppp/3/3/PPP w", v).unwrap();
     /// assert_eq!(pos.to_fen(), "ppp/3/3/PPP w - - 0 1");

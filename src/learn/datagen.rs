@@ -16,12 +16,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant};
 
-use crate::datafile::{self, DataError, Record, Writer};
-use crate::progress;
-use crate::rng::Rng;
+use crate::learn::datafile::{self, DataError, Record, Writer};
+use crate::registry::{AnyPosition, Evaluation, FenError, History, Mismatch, SearchSetup, Variant};
 use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Control, Score, SearchLimits};
-use crate::variant::{AnyPosition, Evaluation, FenError, History, Mismatch, SearchSetup, Variant};
+use crate::util::progress;
+use crate::util::rng::Rng;
 
 /// What to play and where to write it.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
 /// A seeded generator: the same seed gives the same numbers everywhere.
 ///
 /// ```
-/// use breakthrough::rng::Rng;
+/// use breakthrough::util::rng::Rng;
 /// let (mut a, mut b) = (Rng::new(7), Rng::new(7));
 /// assert_eq!(a.next_u64(), b.next_u64());
 /// assert!(a.below(6) < 6);

@@ -7,10 +7,10 @@
 
 use std::ops::RangeInclusive;
 
-use crate::lines::outln;
 use crate::pgn::{self, PgnError};
+use crate::registry::{AnyPosition, FenError, History, MoveError, Variant};
 use crate::rulesets::Color;
-use crate::variant::{AnyPosition, FenError, History, MoveError, Variant};
+use crate::util::lines::outln;
 
 /// One training position: features (side to move's view) and the result for that side.
 pub(crate) struct Sample {
@@ -327,8 +327,8 @@ mod tests {
     #[test]
     fn weights_round_trip_through_every_weights_file() {
         let files = [
-            include_str!("rulesets/breakthrough/weights.rs"),
-            include_str!("rulesets/doorbraak/weights.rs"),
+            include_str!("../rulesets/breakthrough/weights.rs"),
+            include_str!("../rulesets/doorbraak/weights.rs"),
         ];
         for v in Variant::all().filter(|v| v.name() != "toy") {
             let file = files

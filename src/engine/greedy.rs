@@ -9,8 +9,8 @@
 //!
 //! [`RuleSet::material`]: crate::rulesets::RuleSet::material
 
-use crate::rng::Rng;
-use crate::variant::{AnyMove, AnyPosition};
+use crate::registry::{AnyMove, AnyPosition};
+use crate::util::rng::Rng;
 
 /// The score of playing `m`, for the mover.
 fn score(pos: &AnyPosition, m: AnyMove) -> i64 {

@@ -14,10 +14,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::datafile::{self, DataError};
-use crate::rng::Rng;
+use crate::learn::datafile::{self, DataError};
+use crate::registry::{AnyPosition, Variant};
 use crate::rulesets::nnue::{FloatWeights, HIDDEN, Network};
-use crate::variant::{AnyPosition, Variant};
+use crate::util::rng::Rng;
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -484,8 +484,8 @@ fn shuffle(items: &mut [u32], rng: &mut Rng) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen;
-    use crate::variant::Evaluation;
+    use crate::learn::datagen;
+    use crate::registry::Evaluation;
     use std::sync::Arc;
 
     /// A small data file of capture-only games.

@@ -81,10 +81,10 @@ fn finish(line: Vec<u8>, length: usize) -> Input {
 /// `println!` for the tools' output: see [`write_line`].
 macro_rules! outln {
     () => {
-        $crate::lines::write_line(format_args!(""))
+        $crate::util::lines::write_line(format_args!(""))
     };
     ($($arg:tt)*) => {
-        $crate::lines::write_line(format_args!($($arg)*))
+        $crate::util::lines::write_line(format_args!($($arg)*))
     };
 }
 pub(crate) use outln;

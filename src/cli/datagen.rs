@@ -1,0 +1,80 @@
+//! `breakthrough datagen`: self-play games written as training positions.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{every_core, fail};
+use crate::learn::datagen;
+use crate::registry::{Evaluation, Variant};
+
+#[derive(clap::Args)]
+pub(super) struct Args {
+    /// Rule set of the games.
+    #[arg(long, default_value = "breakthrough")]
+    variant: Variant,
+    /// Start every game here instead of the variant's start (sets the board size).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Data file to append to (created if missing).
+    #[arg(long)]
+    out: PathBuf,
+    /// Nodes searched per move (without --depth: 5000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Depth searched per move.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Random legal plies before the engine plays.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=200))]
+    random_plies: u32,
+    /// Stop when the file holds this many positions (the same command again completes an
+    /// interrupted run).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    positions: Option<u64>,
+    /// Stop after this many games.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Threads, each playing its own games (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Hash table per thread, in MB.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    hash: u64,
+    /// Evaluate with this network file instead of the built-in one.
+    #[arg(long, conflicts_with = "hand_eval")]
+    net: Option<PathBuf>,
+    /// Evaluate by hand (no network).
+    #[arg(long)]
+    hand_eval: bool,
+}
+
+pub(super) fn run(args: Args) -> ExitCode {
+    let threads = every_core(args.threads);
+    let settings = datagen::Settings {
+        variant: args.variant,
+        start: args.fen,
+        out: args.out,
+        nodes: args.nodes.or(args.depth.is_none().then_some(5_000)),
+        depth: args.depth,
+        random_plies: args.random_plies,
+        positions: args.positions,
+        games: args.games,
+        threads,
+        seed: args.seed,
+        hash_mb: args.hash as usize,
+        evaluation: match Evaluation::from_flags(args.net.as_deref(), args.hand_eval) {
+            Ok(e) => e,
+            Err(e) => return fail(e),
+        },
+    };
+    match datagen::run(&settings, Default::default()) {
+        Ok(summary) => {
+            eprintln!("{}", summary.line(summary.seconds));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}

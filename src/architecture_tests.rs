@@ -175,3 +175,100 @@ fn the_rules_depend_on_the_bottom_layer_only() {
         wrong.join("\n")
     );
 }
+
+/// A source's code without its comments and without its unit tests (a file of tests, or
+/// what follows `#[cfg(test)] mod tests`): tests may pick a rule set to exercise.
+fn production_code(module: &[String], text: &str) -> String {
+    if module
+        .last()
+        .is_some_and(|m| m == "tests" || m == "architecture_tests")
+    {
+        return String::new();
+    }
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The one dispatch layer: outside the rule sets themselves, the Breakthrough solver, and
+/// the registry's table and position enum, no code names a rule set's types.
+#[test]
+fn rule_sets_are_named_only_where_they_are_registered() {
+    let allowed = |module: &[String]| {
+        matches!(
+            module.first().map(String::as_str),
+            Some("rulesets" | "solve")
+        ) || module == ["registry"]
+            || module == ["registry", "position"]
+    };
+    let named = ["breakthrough", "doorbraak", "toy"];
+    let types = ["DiagonalStep", "Geometry", "Evaluated"];
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (module, text) in sources() {
+        if allowed(&module) {
+            continue;
+        }
+        checked += 1;
+        let code = production_code(&module, &text);
+        for line in code.lines() {
+            let names_path = named.iter().any(|n| {
+                line.contains(&format!("rulesets::{n}"))
+                    || (line.contains("rulesets::{")
+                        && line.split(['{', ',', '}', ' ']).any(|w| w == *n))
+            });
+            let names_type = types.iter().any(|t| {
+                line.match_indices(t).any(|(i, _)| {
+                    let before = line[..i].chars().last();
+                    let after = line[i + t.len()..].chars().next();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                        && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+            });
+            if names_path || names_type {
+                wrong.push(format!("{}: {}", module.join("::"), line.trim()));
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} modules checked");
+    assert!(
+        wrong.is_empty(),
+        "rule set types named outside the rule sets, the solver and the registry:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// Rules are picked by the registry's entries, never by comparing a rule set's name.
+#[test]
+fn no_rules_are_picked_by_name() {
+    let names = ["breakthrough", "capture-only", "doorbraak", "toy"];
+    let mut wrong = Vec::new();
+    for (module, text) in sources() {
+        let code = production_code(&module, &text);
+        for line in code.lines() {
+            for name in names {
+                let quoted = format!("\"{name}\"");
+                let compared = [
+                    format!("== {quoted}"),
+                    format!("!= {quoted}"),
+                    format!("{quoted} =>"),
+                    format!("{quoted} |"),
+                    format!("| {quoted}"),
+                ];
+                if compared.iter().any(|c| line.contains(c.as_str())) {
+                    wrong.push(format!("{}: {}", module.join("::"), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "rules picked by a rule set's name:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -6,19 +6,20 @@
 mod common;
 
 use breakthrough::rulesets::doorbraak::{
-    Color, EndReason, FenError, Move, MoveError, Outcome, Position, START_FEN, perft,
+    Color, EndReason, FenError, Move, MoveError, Outcome, Position, START_FEN,
 };
+use breakthrough::rulesets::{Rules, SearchRules};
 use common::Rng;
 
 fn pos(fen: &str) -> Position {
-    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_fen(fen, ()).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn after(fen: &str, moves: &[&str]) -> Position {
     let mut p = pos(fen);
     for text in moves {
         let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        p.play_unchecked(m);
+        p.play(m);
     }
     p
 }
@@ -145,7 +146,7 @@ fn passing_twice_draws_and_passing_resets() {
     // The pass count is part of the position (and of its hash).
     assert_ne!(
         pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 1").hash(),
-        Position::startpos().hash()
+        Position::startpos(()).hash()
     );
 }
 
@@ -195,23 +196,23 @@ fn every_fen_error_has_its_kind() {
         ),
     ];
     for (fen, want) in cases {
-        assert_eq!(Position::from_fen(fen), Err(want), "{fen}");
+        assert_eq!(Position::from_fen(fen, ()), Err(want), "{fen}");
     }
     assert!(matches!(
-        Position::from_fen("P4/5/5/5/5/5/5/5/p4 w"),
+        Position::from_fen("P4/5/5/5/5/5/5/5/p4 w", ()),
         Err(ImpossiblePosition(_))
     ));
     assert!(matches!(
-        Position::from_fen("5/5/5/5/5/5/5/5/5 w"),
+        Position::from_fen("5/5/5/5/5/5/5/5/5 w", ()),
         Err(ImpossiblePosition(_))
     ));
     // The pass count may be left out; every error reads as one line.
     assert_eq!(
         pos("ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w"),
-        Position::startpos()
+        Position::startpos(())
     );
     assert!(
-        !Position::from_fen("x")
+        !Position::from_fen("x", ())
             .unwrap_err()
             .to_string()
             .contains('\n')
@@ -232,7 +233,7 @@ impl ParseSquare for str {
 
 #[test]
 fn move_errors_say_what_is_wrong() {
-    let p = Position::startpos();
+    let p = Position::startpos(());
     let err = |t: &str| p.parse_move(t).unwrap_err();
     assert!(matches!(err("a2"), MoveError::Syntax(_)));
     assert!(matches!(err("f2a1"), MoveError::Syntax(_)));
@@ -260,24 +261,24 @@ fn crowded_positions_from_a_fen_do_not_overflow_the_move_list() {
 #[test]
 fn start_position_perft() {
     // 20 forward slides, 8 steps back onto rank 1, 8 steps up onto rank 2, and the pass.
-    let p = Position::startpos();
-    assert_eq!(perft(&p, 1), 37);
-    assert_eq!(perft(&p, 2), 1359);
-    assert_eq!(perft(&p, 3), 49870);
-    assert_eq!(perft(&p, 4), 1811746);
+    let p = Position::startpos(());
+    assert_eq!(p.perft(1), 37);
+    assert_eq!(p.perft(2), 1359);
+    assert_eq!(p.perft(3), 49870);
+    assert_eq!(p.perft(4), 1811746);
 }
 
 #[test]
 fn hash_is_incremental() {
     let mut rng = Rng::new(11);
     for _ in 0..200 {
-        let mut p = Position::startpos();
+        let mut p = Position::startpos(());
         for _ in 0..60 {
             let moves = p.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            p.play_unchecked(moves[rng.below(moves.len())]);
+            p.play(moves[rng.below(moves.len())]);
             assert_eq!(p.hash(), p.hash_from_scratch(), "{}", p.to_fen());
             assert_eq!(pos(&p.to_fen()), p, "FEN round trip");
         }
@@ -527,7 +528,7 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
     let fen = ["11111", "1111", "111", "11"]
         .iter()
         .fold(fen, |f, run| f.replace(run, &run.len().to_string()));
-    Position::from_fen(&fen).ok()
+    Position::from_fen(&fen, ()).ok()
 }
 
 fn compare(p: &Position) {
@@ -555,7 +556,7 @@ fn agrees_with_the_reference_on_random_positions() {
         compare(&p);
         if checked % 30 == 0 {
             let r = Reference::from_fen(&p.to_fen());
-            assert_eq!(perft(&p, 3), r.perft(3), "perft 3 of {}", p.to_fen());
+            assert_eq!(p.perft(3), r.perft(3), "perft 3 of {}", p.to_fen());
         }
         checked += 1;
     }
@@ -566,7 +567,7 @@ fn agrees_with_the_reference_along_random_games() {
     let mut rng = Rng::new(7);
     let mut explosions = 0;
     for _ in 0..300 {
-        let mut p = Position::startpos();
+        let mut p = Position::startpos(());
         for _ in 0..80 {
             compare(&p);
             let moves = p.legal_moves();
@@ -577,7 +578,7 @@ fn agrees_with_the_reference_along_random_games() {
             }
             let m = real[rng.below(real.len())];
             explosions += usize::from(p.explodes(m));
-            p.play_unchecked(m);
+            p.play(m);
         }
     }
     assert!(
@@ -585,7 +586,7 @@ fn agrees_with_the_reference_along_random_games() {
         "the games explode often enough to test chains: {explosions}"
     );
     let start = Reference::from_fen(START_FEN);
-    assert_eq!(perft(&Position::startpos(), 3), start.perft(3));
+    assert_eq!(Position::startpos(()).perft(3), start.perft(3));
 }
 
 #[test]
@@ -610,14 +611,14 @@ fn mangled_fens_and_moves_never_panic() {
             }
         }
         let fen: String = fen.into_iter().collect();
-        if let Ok(p) = Position::from_fen(&fen) {
+        if let Ok(p) = Position::from_fen(&fen, ()) {
             assert_eq!(pos(&p.to_fen()), p, "{fen}");
             for &m in p.legal_moves().iter() {
                 let _ = p.child(m).legal_moves();
             }
         }
     }
-    let p = Position::startpos();
+    let p = Position::startpos(());
     for text in [
         "", "0", "00000", "a1", "a1a1", "e9e9", "a0b1", "z9a1", "b2a1x", "ä1b2",
     ] {

@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 
 use breakthrough::pgn;
 use breakthrough::registry::{AnyPosition, History};
+use breakthrough::rulesets::Rules;
 use breakthrough::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, START_FEN};
 use serde_json::Value;
 

@@ -4,7 +4,8 @@
 mod common;
 
 use breakthrough::registry::{AnyPosition, Variant};
-use breakthrough::rulesets::breakthrough::{Position, perft};
+use breakthrough::rulesets::Rules;
+use breakthrough::rulesets::breakthrough::Position;
 use serde_json::Value;
 
 fn oracle() -> Value {
@@ -122,7 +123,7 @@ fn fast_perft_equals_plain_recursion_on_random_positions() {
     for (i, pos) in positions.iter().enumerate().step_by(7) {
         let depth = 1 + (i % 3) as u32;
         assert_eq!(
-            perft(pos, depth),
+            pos.perft(depth),
             slow_perft(pos, depth),
             "{pos:?} depth {depth}"
         );

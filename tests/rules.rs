@@ -5,6 +5,7 @@ mod common;
 use breakthrough::rulesets::breakthrough::{
     Color, DiagonalStep, EndReason, FenError, Move, MoveError, Position, START_FEN, Square,
 };
+use breakthrough::rulesets::{Rules, SearchRules};
 
 #[test]
 fn incremental_hash_equals_hash_from_scratch_along_random_games() {
@@ -484,7 +485,7 @@ fn moves_made_at_least_bounds_the_moves_of_random_games() {
                 made[pos.side_to_move().index()] += 1;
                 pos.try_play(m).unwrap();
                 for color in [Color::White, Color::Black] {
-                    let bound = pos.moves_made_at_least(color);
+                    let bound = pos.moves_made_by(color);
                     assert!(bound <= made[color.index()], "{}", pos.to_fen());
                     if !captured {
                         // Nothing taken: only the first step of each pawn that began on

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use breakthrough::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
+use breakthrough::rulesets::{Rules, SearchRules};
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {

@@ -531,7 +531,7 @@ fn doorbraak_over_uci() {
     e.send("go depth 5");
     let best = bestmove_of(&e.until("bestmove", SHORT));
     assert!(
-        breakthrough::rulesets::doorbraak::Position::startpos()
+        <breakthrough::rulesets::doorbraak::Position as breakthrough::rulesets::Rules>::startpos(())
             .parse_move(&best)
             .is_ok(),
         "{best}"

@@ -1,4 +1,5 @@
-//! `solve` and `verify-proof` on the command line.
+//! `breakthrough solve`: who wins a position with perfect play, proven by the solver of
+//! the rule sets that have one; or split into jobs, and their answers merged.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -9,9 +10,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{every_core, fail};
-use crate::registry::Variant;
-use crate::rulesets::breakthrough::{Color, DiagonalStep, Geometry, Position};
-use crate::solve::{self, Settings, Solution};
+use crate::registry::{AnyMove, AnyPosition, Provable, Variant};
+use crate::rulesets::Color;
+use crate::solve::{self, Solution, SolveOptions};
 use crate::util::lines::outln;
 
 #[derive(clap::Args)]
@@ -67,8 +68,8 @@ fn parse_board(text: &str) -> Result<(u8, u8), String> {
     let (files, ranks) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     let files: u8 = files.trim().parse().map_err(|_| bad())?;
     let ranks: u8 = ranks.trim().parse().map_err(|_| bad())?;
-    Geometry::get(files, ranks).ok_or_else(bad)?;
-    Ok((files, ranks))
+    let exists = Variant::all().any(|v| AnyPosition::start_on_board(v, files, ranks).is_some());
+    exists.then_some((files, ranks)).ok_or_else(bad)
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -83,34 +84,46 @@ pub(super) fn color_name(c: Option<Color>) -> Value {
 }
 
 pub(super) fn run(args: Args) -> ExitCode {
-    let Some(diagonal) = args.variant.diagonal_step() else {
-        return fail(format_args!(
-            "solve plays breakthrough and capture-only, not {}",
-            args.variant
-        ));
-    };
     let root = match (&args.fen, args.board) {
-        (Some(fen), _) => match Position::from_fen(fen, diagonal) {
+        (Some(fen), _) => match AnyPosition::from_fen(fen, args.variant) {
             Ok(p) => p,
             Err(e) => return fail(format_args!("bad FEN: {e}")),
         },
-        (None, Some((files, ranks))) => match Geometry::get(files, ranks) {
-            Some(g) => Position::start(diagonal, g),
-            None => return fail(format_args!("no {files}x{ranks} board")),
-        },
-        (None, None) => Position::startpos(diagonal),
+        (None, Some((files, ranks))) => {
+            match AnyPosition::start_on_board(args.variant, files, ranks) {
+                Some(p) => p,
+                None => {
+                    return fail(format_args!(
+                        "{} has no {files}x{ranks} board",
+                        args.variant
+                    ));
+                }
+            }
+        }
+        (None, None) => AnyPosition::startpos(args.variant),
+    };
+    let Some(provable) = root.provable() else {
+        let solvable: Vec<&str> = Variant::all()
+            .filter(|v| v.can_solve())
+            .map(Variant::name)
+            .collect();
+        return fail(format_args!(
+            "solve plays {}, not {}",
+            solvable.join(" and "),
+            args.variant
+        ));
     };
     match (args.split, &args.merge) {
         (Some(depth), None) => {
-            for job in solve::jobs::split(&root, depth) {
+            for job in provable.split(depth) {
                 outln!("{}", job.to_fen());
             }
             return ExitCode::SUCCESS;
         }
-        (Some(depth), Some(path)) => return run_merge(&args, root, depth, path),
+        (Some(depth), Some(path)) => return run_merge(&args, &root, &provable, depth, path),
         _ => {}
     }
-    let settings = Settings {
+    let settings = SolveOptions {
         threads: every_core(args.threads),
         hash_megabytes: args.hash.map(|mb| mb as usize),
         time_limit: args.time_limit,
@@ -120,7 +133,7 @@ pub(super) fn run(args: Args) -> ExitCode {
         table_file: args.table_file.clone(),
     };
     let stop = AtomicBool::new(false);
-    let solution = match solve::solve(root, &settings, &stop) {
+    let solution = match provable.solve(&settings, &stop) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -140,10 +153,10 @@ pub(super) fn run(args: Args) -> ExitCode {
     if args.json {
         outln!(
             "{}",
-            solution_json(&args, &solution, checked.as_ref(), peak)
+            solution_json(&args, &root, &solution, checked.as_ref(), peak)
         );
     } else {
-        print_solution(&args, &solution, checked.as_ref(), peak);
+        print_solution(&args, &root, &solution, checked.as_ref(), peak);
     }
     match solution.table_save_error {
         // The answer is out; the table that would resume it is not.
@@ -154,14 +167,15 @@ pub(super) fn run(args: Args) -> ExitCode {
 
 fn solution_json(
     args: &Args,
-    s: &Solution,
+    root: &AnyPosition,
+    s: &Solution<AnyMove>,
     checked: Option<&solve::Verified>,
     peak: Option<u64>,
 ) -> Value {
     let mut object = json!({
-        "fen": s.root.to_fen(),
+        "fen": root.to_fen(),
         "variant": args.variant.name(),
-        "board": format!("{}x{}", s.root.files(), s.root.ranks()),
+        "board": board_text(root),
         "winner": color_name(s.winner),
         "move": s.best.map(|m| m.to_string()),
         "nodes": s.nodes,
@@ -195,14 +209,15 @@ fn solution_json(
     object
 }
 
-fn print_solution(args: &Args, s: &Solution, checked: Option<&solve::Verified>, peak: Option<u64>) {
-    outln!("position  {}", s.root.to_fen());
-    outln!(
-        "variant   {} ({}x{})",
-        args.variant,
-        s.root.files(),
-        s.root.ranks()
-    );
+fn print_solution(
+    args: &Args,
+    root: &AnyPosition,
+    s: &Solution<AnyMove>,
+    checked: Option<&solve::Verified>,
+    peak: Option<u64>,
+) {
+    outln!("position  {}", root.to_fen());
+    outln!("variant   {} ({})", args.variant, board_text(root));
     match s.winner {
         Some(w) => outln!("winner    {} (proven)", w.name()),
         None => outln!(
@@ -222,7 +237,7 @@ fn print_solution(args: &Args, s: &Solution, checked: Option<&solve::Verified>, 
                 Some(w) => format!(
                     "{} {}",
                     v.m,
-                    if w == s.root.side_to_move() {
+                    if w == root.side_to_move() {
                         "wins"
                     } else {
                         "loses"
@@ -272,7 +287,13 @@ fn print_solution(args: &Args, s: &Solution, checked: Option<&solve::Verified>, 
 }
 
 /// `solve --split D --merge FILE`: the root's value from the jobs' answers.
-fn run_merge(args: &Args, root: Position, depth: u32, path: &std::path::Path) -> ExitCode {
+fn run_merge(
+    args: &Args,
+    root: &AnyPosition,
+    provable: &Provable,
+    depth: u32,
+    path: &std::path::Path,
+) -> ExitCode {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
@@ -288,7 +309,7 @@ fn run_merge(args: &Args, root: Position, depth: u32, path: &std::path::Path) ->
         if line.trim().is_empty() {
             continue;
         }
-        let answer = match read_answer(line, args.variant, root.diagonal_step()) {
+        let answer = match read_answer(line, args.variant) {
             Ok(a) => a,
             Err(e) => {
                 return fail(format_args!("{}:{}: {e}", path.display(), number + 1));
@@ -300,15 +321,15 @@ fn run_merge(args: &Args, root: Position, depth: u32, path: &std::path::Path) ->
         let known: &mut Option<Color> = answers.entry(answer.hash).or_default();
         *known = known.or(answer.winner);
     }
-    let merged = solve::jobs::merge(&root, depth, &answers);
-    let open: Vec<String> = merged.open.iter().map(Position::to_fen).collect();
+    let merged = provable.merge(depth, &answers);
+    let open: Vec<String> = merged.open.iter().map(AnyPosition::to_fen).collect();
     if args.json {
         outln!(
             "{}",
             json!({
                 "fen": root.to_fen(),
                 "variant": args.variant.name(),
-                "board": format!("{}x{}", root.files(), root.ranks()),
+                "board": board_text(root),
                 "winner": color_name(merged.winner),
                 "move": merged.best.map(|m| m.to_string()),
                 "nodes": nodes,
@@ -319,12 +340,7 @@ fn run_merge(args: &Args, root: Position, depth: u32, path: &std::path::Path) ->
         );
     } else {
         outln!("position  {}", root.to_fen());
-        outln!(
-            "variant   {} ({}x{})",
-            args.variant,
-            root.files(),
-            root.ranks()
-        );
+        outln!("variant   {} ({})", args.variant, board_text(root));
         match merged.winner {
             Some(w) => outln!("winner    {} (proven by the jobs' answers)", w.name()),
             None => outln!(
@@ -354,7 +370,7 @@ struct Answer {
     seconds: f64,
 }
 
-fn read_answer(line: &str, variant: Variant, diagonal: DiagonalStep) -> Result<Answer, String> {
+fn read_answer(line: &str, variant: Variant) -> Result<Answer, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let field = |name: &str| value.get(name).ok_or_else(|| format!("no '{name}'"));
     let named = field("variant")?.as_str().ok_or("'variant' is not text")?;
@@ -362,7 +378,10 @@ fn read_answer(line: &str, variant: Variant, diagonal: DiagonalStep) -> Result<A
         return Err(format!("a {named} answer, not {}", variant.name()));
     }
     let fen = field("fen")?.as_str().ok_or("'fen' is not text")?;
-    let pos = Position::from_fen(fen, diagonal).map_err(|e| format!("bad FEN: {e}"))?;
+    let pos = AnyPosition::from_fen(fen, variant).map_err(|e| format!("bad FEN: {e}"))?;
+    let pos = pos
+        .provable()
+        .ok_or_else(|| format!("{variant} has no solver"))?;
     let winner = match field("winner")? {
         Value::Null => None,
         Value::String(s) if s == "white" => Some(Color::White),
@@ -374,7 +393,7 @@ fn read_answer(line: &str, variant: Variant, diagonal: DiagonalStep) -> Result<A
         }
     };
     Ok(Answer {
-        hash: solve::jobs::job_key(&pos),
+        hash: pos.job_key(),
         winner,
         nodes: field("nodes")?.as_u64().ok_or("'nodes' is not a count")?,
         seconds: field("seconds")?
@@ -390,4 +409,10 @@ fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
     temporary.push(".partial");
     std::fs::write(&temporary, bytes)?;
     std::fs::rename(&temporary, path)
+}
+
+/// `FILESxRANKS` of the position's board.
+fn board_text(pos: &AnyPosition) -> String {
+    let (files, ranks) = pos.board_size();
+    format!("{files}x{ranks}")
 }

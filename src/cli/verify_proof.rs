@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::fail;
 use super::solve::color_name;
+use crate::rulesets::Rules;
 use crate::solve::Certificate;
 use crate::util::lines::outln;
 

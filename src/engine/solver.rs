@@ -9,10 +9,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::registry::{AnyMove, AnyPosition};
-use crate::rulesets::breakthrough::Position;
+use crate::registry::{AnyMove, AnyPosition, Provable};
 use crate::search::{Control, Info, Score, SearchResult, WIN};
-use crate::solve::{self, Table};
+use crate::solve::{SolveOptions, Table};
 
 /// Boards of at most this many squares go to the solver first (6x5 and 5x6 and below).
 pub(super) const SOLVER_SQUARES: u32 = 30;
@@ -25,21 +24,20 @@ pub(super) const SOLVER_TABLE_MB: u64 = 128;
 /// The solver's part of one `go`.
 pub(super) struct SolverTry {
     pub(super) table: Arc<Table>,
-    pub(super) position: Position,
+    pub(super) position: Provable,
     pub(super) budget: Duration,
     /// When the move must be played: measuring a proven win's length stops there.
     pub(super) deadline: Option<Instant>,
     pub(super) threads: usize,
 }
 
-/// The solver's view of `root`, if its rule set and board are the solver's.
-pub(super) fn solver_position(root: &AnyPosition) -> Option<Position> {
-    let diagonal = root.variant().diagonal_step()?;
+/// The solver's view of `root`, if its rule set has the solver and its board is small.
+pub(super) fn solver_position(root: &AnyPosition) -> Option<Provable> {
     let (files, ranks) = root.board_size();
     if u32::from(files) * u32::from(ranks) > SOLVER_SQUARES {
         return None;
     }
-    Position::from_fen(&root.to_fen(), diagonal).ok()
+    root.provable()
 }
 
 /// What the solver found for the side to move.
@@ -59,7 +57,7 @@ pub(super) fn prove(
     control: &Control,
     on_info: &(dyn Fn(&Info<AnyMove>) + Sync),
 ) -> Proven {
-    let settings = solve::Settings {
+    let settings = SolveOptions {
         threads: attempt.threads,
         hash_megabytes: None,
         time_limit: Some(attempt.budget),
@@ -69,14 +67,14 @@ pub(super) fn prove(
         table_file: None,
     };
     let stop = control.stop_flag();
-    let solution = match solve::solve_in(&attempt.table, attempt.position, &settings, &stop) {
+    let solution = match attempt.position.solve_in(&attempt.table, &settings, &stop) {
         Ok(s) => s,
         Err(e) => {
             log::warn!("solver: {e}");
             return Proven::Nothing;
         }
     };
-    let us = attempt.position.side_to_move();
+    let us = root.side_to_move();
     match solution.winner {
         Some(w) if w == us => {}
         Some(_) => {
@@ -85,19 +83,13 @@ pub(super) fn prove(
         }
         None => return Proven::Nothing,
     }
-    let Some(best) = solution
-        .best
-        .and_then(|m| root.parse_move(&m.to_string()).ok())
-    else {
+    let Some(best) = solution.best else {
         return Proven::Nothing;
     };
-    let Some(plies) = solve::longest_line(
-        &attempt.table,
-        attempt.position,
-        us,
-        &stop,
-        attempt.deadline,
-    ) else {
+    let Some(plies) = attempt
+        .position
+        .longest_line(&attempt.table, us, &stop, attempt.deadline)
+    else {
         return Proven::WinningMove(best);
     };
     // The winner moves first and last: (plies + 1) / 2 of its moves.

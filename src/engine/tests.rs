@@ -325,7 +325,7 @@ fn the_evaluation_options_choose_the_evaluation() {
 /// Whether the side to move in `pos` can force a win within `plies` plies (plain
 /// exhaustive search, remembered by position and plies).
 fn wins_within(
-    pos: &crate::rulesets::breakthrough::Position,
+    pos: &AnyPosition,
     plies: u32,
     memo: &mut std::collections::HashMap<(u64, u32), bool>,
 ) -> bool {
@@ -335,7 +335,7 @@ fn wins_within(
     if let Some(&known) = memo.get(&(pos.hash(), plies)) {
         return known;
     }
-    let win = pos.legal_moves().iter().any(|&m| {
+    let win = pos.legal_moves().into_iter().any(|m| {
         let child = pos.child(m);
         match child.outcome() {
             Some(o) => o.winner == Some(pos.side_to_move()),
@@ -344,8 +344,8 @@ fn wins_within(
                 plies >= 3
                     && child
                         .legal_moves()
-                        .iter()
-                        .all(|&r| wins_within(&child.child(r), plies - 2, memo))
+                        .into_iter()
+                        .all(|r| wins_within(&child.child(r), plies - 2, memo))
             }
         }
     });
@@ -358,33 +358,31 @@ fn wins_within(
 /// answers. (The mate bound's truth: `the_solver_proves_before_the_search`.)
 #[test]
 fn go_plays_proven_wins_on_small_boards() {
-    use crate::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
     use crate::search::Score;
-    use crate::solve::{Settings, solve};
+    use crate::solve::SolveOptions;
     use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
-    let settings = Settings::small();
-    let winner_of = |pos: Position| {
-        solve(pos, &settings, &AtomicBool::new(false))
+    let options = SolveOptions::small();
+    let winner_of = |pos: &AnyPosition| {
+        let provable = pos.provable().expect("a position the solver proves");
+        provable
+            .solve(&options, &AtomicBool::new(false))
             .unwrap()
             .winner
     };
-    for (variant, diagonal) in [
-        ("breakthrough", DiagonalStep::Free),
-        ("capture-only", DiagonalStep::CaptureOnly),
-    ] {
+    for variant in ["breakthrough", "capture-only"] {
         let mut engine = Engine::new(Player::Search).unwrap();
         engine.set_option("UCI_Variant", Some(variant)).unwrap();
-        let start = Position::start(diagonal, Geometry::get(4, 5).unwrap());
+        let start = AnyPosition::start_on_board(variant.parse().unwrap(), 4, 5).unwrap();
         // The start, and the position after its first move: one of them is won for the
         // side to move, the other lost.
-        let first = start.legal_moves().iter().next().copied().unwrap();
+        let first = start.legal_moves()[0];
         for (pos, history) in [
-            (start, vec![]),
+            (start.clone(), vec![]),
             (start.child(first), vec![first.to_string()]),
         ] {
-            let wins = winner_of(pos) == Some(pos.side_to_move());
+            let wins = winner_of(&pos) == Some(pos.side_to_move());
             engine
                 .set_position(&StartingPoint::Fen(start.to_fen()), &history)
                 .unwrap();
@@ -410,7 +408,7 @@ fn go_plays_proven_wins_on_small_boards() {
             let last = *scores.lock().unwrap().last().expect("a report");
             if wins {
                 assert_eq!(
-                    winner_of(pos.child(m)),
+                    winner_of(&pos.child(m)),
                     Some(pos.side_to_move()),
                     "{variant}"
                 );
@@ -432,27 +430,24 @@ fn go_plays_proven_wins_on_small_boards() {
 #[test]
 fn the_solver_proves_before_the_search() {
     use super::solver::{Proven, SolverTry, prove};
-    use crate::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
     use crate::search::{Control, Score};
 
-    let start = Position::start(DiagonalStep::Free, Geometry::get(5, 4).unwrap());
+    let start = AnyPosition::start_on_board(Variant::default(), 5, 4).unwrap();
     let table = Arc::new(crate::solve::Table::new(16).unwrap());
-    let attempt = |position: Position| SolverTry {
+    let attempt = |position: &AnyPosition| SolverTry {
         table: table.clone(),
-        position,
+        position: position.provable().unwrap(),
         budget: Duration::from_secs(20),
         deadline: None,
         threads: 1,
     };
-    let any = |pos: &Position| AnyPosition::from_fen(&pos.to_fen(), Variant::default()).unwrap();
     let control = Control::new(None, None, None, false);
     let scores = Mutex::new(Vec::new());
     let report = |info: &Info<AnyMove>| scores.lock().unwrap().push((info.score, info.nodes));
     // 5x4: the side to move loses at the start (engine.md's table), so after any move it
     // wins.
-    let first = start.legal_moves().iter().next().copied().unwrap();
-    let won = start.child(first);
-    let Proven::Win(result) = prove(&any(&won), &attempt(won), &control, &report) else {
+    let won = start.child(start.legal_moves()[0]);
+    let Proven::Win(result) = prove(&won, &attempt(&won), &control, &report) else {
         panic!("no proof of a won 5x4 position");
     };
     let (score, nodes) = scores.lock().unwrap()[0];
@@ -463,11 +458,11 @@ fn the_solver_proves_before_the_search() {
     assert!(wins_within(&won, 2 * n as u32 - 1, &mut memo), "mate {n}");
     assert!(!wins_within(&won, 1, &mut memo));
     // The reply and the winner's next move: proven from the table at once.
-    let m = won.parse_move(&result.best.unwrap().to_string()).unwrap();
-    let reply = won.child(m).legal_moves().iter().next().copied().unwrap();
+    let m = result.best.unwrap();
+    let reply = won.child(m).legal_moves()[0];
     let next = won.child(m).child(reply);
     assert!(matches!(
-        prove(&any(&next), &attempt(next), &control, &report),
+        prove(&next, &attempt(&next), &control, &report),
         Proven::Win(_)
     ));
     let (_, nodes_next) = scores.lock().unwrap()[1];
@@ -476,27 +471,27 @@ fn the_solver_proves_before_the_search() {
         "{nodes_next} nodes again after {nodes}"
     );
     assert!(matches!(
-        prove(&any(&start), &attempt(start), &control, &report),
+        prove(&start, &attempt(&start), &control, &report),
         Proven::Nothing
     ));
     // The move's deadline already past: the win is proven, its length not measured, so
     // the proven move goes to the search.
     let late = SolverTry {
         deadline: Some(std::time::Instant::now()),
-        ..attempt(won)
+        ..attempt(&won)
     };
-    match prove(&any(&won), &late, &control, &report) {
+    match prove(&won, &late, &control, &report) {
         Proven::WinningMove(m) => assert_eq!(Some(m), result.best),
         _ => panic!("a proven win without a measured length"),
     }
     // Stopped before it starts: nothing.
     let fresh = SolverTry {
         table: Arc::new(crate::solve::Table::new(16).unwrap()),
-        ..attempt(won)
+        ..attempt(&won)
     };
     control.stop();
     assert!(matches!(
-        prove(&any(&won), &fresh, &control, &report),
+        prove(&won, &fresh, &control, &report),
         Proven::Nothing
     ));
 }

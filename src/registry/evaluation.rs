@@ -98,3 +98,36 @@ pub(crate) fn describe(net: Option<&Network>) -> String {
         None => "hand-written".to_string(),
     }
 }
+
+impl super::AnyPosition {
+    /// Evaluates with `evaluation` from now on. A network made for another rule set or
+    /// board is refused: the position then keeps its built-in evaluation.
+    pub(crate) fn use_evaluation(&mut self, evaluation: Evaluation) -> Result<(), Mismatch> {
+        let built_in = self.built_in_network();
+        match evaluation {
+            Evaluation::BuiltIn => {
+                self.set_network(built_in);
+            }
+            Evaluation::Hand => {
+                self.set_network(None);
+            }
+            Evaluation::Network(net) => {
+                if net.variant() != self.variant().name() || !self.set_network(Some(net)) {
+                    self.set_network(built_in);
+                    return Err(Mismatch {
+                        net_variant: net.variant().to_string(),
+                        net_board: net.board(),
+                        variant: self.variant().name(),
+                        board: self.board_size(),
+                        fallback: if built_in.is_some() {
+                            "the built-in network"
+                        } else {
+                            "the hand-written evaluation"
+                        },
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,35 +1,41 @@
 //! The registry of rule sets: [`RULE_SETS`] lists every rule set the engine plays, one
-//! line each, and this file is the only place that dispatches on which one is in play.
+//! line each, and this folder is the one place that dispatches on which one is in play
+//! (`position.rs`, by the [`Inner`](position) enum of the rule sets' position types).
 //! [`Variant`] names a rule set (as `UCI_Variant` and `--variant` do), [`AnyPosition`] and
 //! [`AnyMove`] hold a position and a move of any of them, and [`History`] a game in
-//! progress. The protocol, the engine facade, the referee, the tuner, the greedy player
-//! and the command line use these and never name a rule set.
+//! progress. The protocol, the engine facade, the referee, the learning pipeline, the
+//! greedy player and the command line use these and never name a rule set.
 //!
-//! The search stays generic over [`RuleSet`]; [`AnyPosition::search`] is where the engine
-//! enters it with the rule set's own position type.
+//! The search stays generic over [`Evaluate`]; [`AnyPosition::search`] (`search.rs`) is
+//! where the engine enters it with the rule set's own position type. What a rule set can
+//! do beyond its rules is a capability of its entry here: the solver (`solver.rs`).
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-mod erased;
 mod evaluation;
+mod history;
+mod position;
+mod search;
+mod solver;
 
 use crate::rulesets::breakthrough::{self, DiagonalStep};
-use crate::rulesets::nnue::Network;
-use crate::rulesets::{Color, EndReason, Outcome, RuleSet, doorbraak};
-use crate::search::{Info, SearchLimits, SearchResult};
-use crate::util::rng::Rng;
-use erased::DynPosition;
-pub(crate) use erased::{EvalTerm, SearchSetup};
+use crate::rulesets::{Evaluate, Rules, doorbraak};
 pub(crate) use evaluation::{
     Evaluation, LoadError, Mismatch, describe as describe_network, load as load_network,
 };
+pub use history::History;
+use position::Inner;
+pub use position::{AnyMove, AnyPosition};
+pub(crate) use search::SearchSetup;
+pub(crate) use solver::Provable;
+use solver::SolverHooks;
 
 /// Every rule set, in the order `uci` lists them; the first is the default.
 static RULE_SETS: &[&dyn Registered] = &[
-    &Entry::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free),
-    &Entry::<breakthrough::Evaluated>::new("capture-only", DiagonalStep::CaptureOnly),
+    &Entry::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free).with_solver(),
+    &Entry::<breakthrough::Evaluated>::new("capture-only", DiagonalStep::CaptureOnly).with_solver(),
     &Entry::<doorbraak::Position>::new("doorbraak", ()),
     #[cfg(test)]
     &Entry::<crate::rulesets::toy::Position>::new("toy", ()),
@@ -39,60 +45,88 @@ static RULE_SETS: &[&dyn Registered] = &[
 trait Registered: Sync {
     fn name(&self) -> &'static str;
     fn network_inputs(&self) -> usize;
-    fn startpos(&self) -> Box<dyn DynPosition>;
     fn packed_bytes(&self) -> usize;
-    fn unpack(&self, bytes: &[u8]) -> Option<Box<dyn DynPosition>>;
-    fn read_fen(&self, fen: &str) -> Result<Box<dyn DynPosition>, FenError>;
+    fn start_on_board(&self, board: Option<(u8, u8)>) -> Option<Inner>;
+    fn unpack(&self, bytes: &[u8]) -> Option<Inner>;
+    fn read_fen(&self, fen: &str) -> Result<Inner, FenError>;
     fn move_text(&self, code: u16) -> String;
+    /// The solver's hooks, where the solver proves this rule set's positions.
+    fn solver(&self) -> Option<&'static SolverHooks>;
 }
 
+/// The rules of an entry's position type.
+type RulesOf<P> = <P as Evaluate>::Rules;
+
 /// One line of [`RULE_SETS`]: a name, a position type and its configuration.
-struct Entry<P: RuleSet> {
+struct Entry<P: Evaluate> {
     name: &'static str,
-    config: P::Config,
+    config: <RulesOf<P> as Rules>::Config,
+    solver: Option<&'static SolverHooks>,
     position: PhantomData<fn() -> P>,
 }
 
-impl<P: RuleSet> Entry<P> {
-    const fn new(name: &'static str, config: P::Config) -> Self {
+impl<P: Evaluate> Entry<P> {
+    const fn new(name: &'static str, config: <RulesOf<P> as Rules>::Config) -> Self {
         Entry {
             name,
             config,
+            solver: None,
             position: PhantomData,
         }
     }
 }
 
-impl<P: RuleSet> Registered for Entry<P> {
+impl<P> Entry<P>
+where
+    P: Evaluate<Rules = crate::solve::SolverPosition> + Into<Inner> + position::Member,
+{
+    /// The entry with the solver as a capability: its positions can be proven.
+    const fn with_solver(self) -> Self {
+        Entry {
+            solver: Some(&const { SolverHooks::of::<P>() }),
+            ..self
+        }
+    }
+}
+
+impl<P: Evaluate + Into<Inner>> Registered for Entry<P> {
     fn name(&self) -> &'static str {
         self.name
-    }
-
-    fn startpos(&self) -> Box<dyn DynPosition> {
-        Box::new(P::startpos(self.config))
-    }
-
-    fn packed_bytes(&self) -> usize {
-        P::PACKED_BYTES
     }
 
     fn network_inputs(&self) -> usize {
         P::NETWORK_INPUTS
     }
 
-    fn unpack(&self, bytes: &[u8]) -> Option<Box<dyn DynPosition>> {
-        P::unpack(bytes, self.config).map(|p| Box::new(p) as Box<dyn DynPosition>)
+    fn packed_bytes(&self) -> usize {
+        RulesOf::<P>::PACKED_BYTES
     }
 
-    fn read_fen(&self, fen: &str) -> Result<Box<dyn DynPosition>, FenError> {
-        match P::from_fen(fen, self.config) {
-            Ok(p) => Ok(Box::new(p)),
+    fn start_on_board(&self, board: Option<(u8, u8)>) -> Option<Inner> {
+        let rules = match board {
+            None => RulesOf::<P>::startpos(self.config),
+            Some((files, ranks)) => RulesOf::<P>::start_on_board(self.config, files, ranks)?,
+        };
+        Some(P::new(rules).into())
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Option<Inner> {
+        RulesOf::<P>::unpack(bytes, self.config).map(|r| P::new(r).into())
+    }
+
+    fn read_fen(&self, fen: &str) -> Result<Inner, FenError> {
+        match RulesOf::<P>::from_fen(fen, self.config) {
+            Ok(r) => Ok(P::new(r).into()),
             Err(e) => Err(FenError(Box::new(e))),
         }
     }
 
     fn move_text(&self, code: u16) -> String {
-        P::decode(code).map_or_else(|| format!("(move {code:#x})"), |m| m.to_string())
+        RulesOf::<P>::decode(code).map_or_else(|| format!("(move {code:#x})"), |m| m.to_string())
+    }
+
+    fn solver(&self) -> Option<&'static SolverHooks> {
+        self.solver
     }
 }
 
@@ -108,16 +142,6 @@ impl Variant {
 
     pub fn name(self) -> &'static str {
         self.entry().name()
-    }
-
-    /// The diagonal-step rule, for the rule sets played on the Breakthrough board (the
-    /// solver's); `None` for the others.
-    pub(crate) fn diagonal_step(self) -> Option<DiagonalStep> {
-        match self.name() {
-            "breakthrough" => Some(DiagonalStep::Free),
-            "capture-only" => Some(DiagonalStep::CaptureOnly),
-            _ => None,
-        }
     }
 
     /// Inputs of the rule set's networks (0: it has none).
@@ -205,412 +229,10 @@ pub enum PositionError {
     },
 }
 
-/// A move of any rule set: its rule set and its 12-bit code ([`RuleSet::encode`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct AnyMove {
-    variant: Variant,
-    code: u16,
-}
-
-impl fmt::Display for AnyMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.variant.entry().move_text(self.code))
-    }
-}
-
-impl fmt::Debug for AnyMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self}")
-    }
-}
-
-/// A position of any rule set.
-pub struct AnyPosition {
-    variant: Variant,
-    inner: Box<dyn DynPosition>,
-}
-
-impl Clone for AnyPosition {
-    fn clone(&self) -> AnyPosition {
-        AnyPosition {
-            variant: self.variant,
-            inner: self.inner.clone_box(),
-        }
-    }
-}
-
-impl PartialEq for AnyPosition {
-    fn eq(&self, other: &AnyPosition) -> bool {
-        self.variant == other.variant && self.to_fen() == other.to_fen()
-    }
-}
-
-impl fmt::Debug for AnyPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "AnyPosition({} {})", self.variant, self.to_fen())
-    }
-}
-
-impl AnyPosition {
-    /// The start position of `variant` (8x8 for Breakthrough).
-    pub fn startpos(variant: Variant) -> AnyPosition {
-        AnyPosition {
-            variant,
-            inner: variant.entry().startpos(),
-        }
-    }
-
-    /// Reads a FEN of `variant`.
-    ///
-    /// ```
-    /// use breakthrough::registry::{AnyPosition, Variant};
-    /// let v: Variant = "capture-only".parse().unwrap();
-    /// let pos = AnyPosition::from_fen("ppp/3/3/PPP w", v).unwrap();
-    /// assert_eq!(pos.to_fen(), "ppp/3/3/PPP w - - 0 1");
-    /// assert_eq!(pos.legal_moves().len(), 3); // no diagonal step without a capture
-    /// ```
-    pub fn from_fen(fen: &str, variant: Variant) -> Result<AnyPosition, FenError> {
-        Ok(AnyPosition {
-            variant,
-            inner: variant.entry().read_fen(fen)?,
-        })
-    }
-
-    /// The position of [`AnyPosition::pack`]; `None` for bytes no position of `variant`
-    /// gives.
-    pub fn unpack(bytes: &[u8], variant: Variant) -> Option<AnyPosition> {
-        Some(AnyPosition {
-            variant,
-            inner: variant.entry().unpack(bytes)?,
-        })
-    }
-
-    /// Appends the position's compact form ([`Variant::packed_bytes`] bytes; the variant
-    /// is not in it).
-    pub fn pack(&self, out: &mut Vec<u8>) {
-        self.inner.pack(out)
-    }
-
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    pub fn to_fen(&self) -> String {
-        self.inner.to_fen()
-    }
-
-    /// True for the variant's standard start (so `position startpos` describes it).
-    pub fn is_startpos(&self) -> bool {
-        *self == AnyPosition::startpos(self.variant)
-    }
-
-    pub fn side_to_move(&self) -> Color {
-        self.inner.side_to_move()
-    }
-
-    pub fn hash(&self) -> u64 {
-        self.inner.hash()
-    }
-
-    /// Moves the side to move has made at least to reach this position, by the board
-    /// alone (Breakthrough pawns only step forward; 0 where the board cannot tell).
-    pub fn moves_made_at_least(&self) -> u64 {
-        self.inner.moves_made_at_least()
-    }
-
-    /// The board as text, for `d`.
-    pub fn diagram(&self) -> String {
-        self.inner.diagram()
-    }
-
-    /// The board's files and ranks.
-    pub fn board_size(&self) -> (u8, u8) {
-        self.inner.board()
-    }
-
-    fn wrap(&self, code: u16) -> AnyMove {
-        AnyMove {
-            variant: self.variant,
-            code,
-        }
-    }
-
-    /// Every legal move; empty when the game is over by the board.
-    pub fn legal_moves(&self) -> Vec<AnyMove> {
-        let codes = self.inner.legal_moves();
-        codes.into_iter().map(|c| self.wrap(c)).collect()
-    }
-
-    /// Reads move text as a legal move here.
-    pub fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
-        let m = self.wrap(self.inner.read_move(text)?);
-        self.check_move(m)?;
-        Ok(m)
-    }
-
-    /// True if `text` has the shape of a move of this rule set (legal here or not).
-    pub fn is_move_text(&self, text: &str) -> bool {
-        self.inner.read_move(text).is_ok()
-    }
-
-    /// Checks that `m` is a legal move here.
-    pub fn check_move(&self, m: AnyMove) -> Result<(), MoveError> {
-        if m.variant != self.variant {
-            return Err(MoveError::OtherVariant(m));
-        }
-        self.inner.check_move(m.code)
-    }
-
-    /// True for a move that passes the turn.
-    pub fn is_pass(&self, m: AnyMove) -> bool {
-        m.variant == self.variant && self.inner.is_pass(m.code)
-    }
-
-    /// Plays a legal move (from [`AnyPosition::legal_moves`] or checked).
-    pub fn play(&mut self, m: AnyMove) {
-        debug_assert_eq!(m.variant, self.variant, "a move of another rule set");
-        self.inner.play(m.code);
-    }
-
-    /// The position after a legal move.
-    pub fn child(&self, m: AnyMove) -> AnyPosition {
-        let mut next = self.clone();
-        next.play(m);
-        next
-    }
-
-    /// The end of the game by the board alone ([`History::outcome`] also sees
-    /// threefold repetition).
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.inner.outcome()
-    }
-
-    /// Leaves of the move tree `depth` plies deep, single-threaded.
-    pub fn perft(&self, depth: u32) -> u64 {
-        self.inner.perft(depth)
-    }
-
-    /// Leaves below each legal move at `depth`, on the current rayon pool, calling
-    /// `counted` as each root move's count is done, until `stop` says to give up (the
-    /// counts are then meaningless).
-    pub(crate) fn perft_divide(
-        &self,
-        depth: u32,
-        stop: &(dyn Fn() -> bool + Sync),
-        counted: &(dyn Fn() + Sync),
-    ) -> Vec<(AnyMove, u64)> {
-        let counts = self.inner.perft_divide(depth, stop, counted);
-        counts.into_iter().map(|(c, n)| (self.wrap(c), n)).collect()
-    }
-
-    /// Static evaluation from the side to move's view.
-    pub fn evaluate(&self) -> i32 {
-        self.inner.evaluate()
-    }
-
-    /// The evaluation by named groups of terms, for `eval`.
-    pub(crate) fn eval_terms(&self) -> Vec<EvalTerm> {
-        self.inner.eval_terms()
-    }
-
-    /// The evaluation's features of a quiet position (no win in one for the side to move,
-    /// no threat against it, the game not over), for the tuner.
-    pub(crate) fn quiet_features(&self) -> Option<Vec<i32>> {
-        self.is_quiet().then(|| self.inner.features())
-    }
-
-    /// The network inputs active here seen from `perspective`, appended to `out`.
-    pub(crate) fn network_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
-        self.inner.network_inputs(perspective, out)
-    }
-
-    /// The learned evaluation in use, if any.
-    pub(crate) fn network(&self) -> Option<&'static Network> {
-        self.inner.network()
-    }
-
-    /// Evaluates with `evaluation` from now on. A network made for another rule set or
-    /// board is refused: the position then keeps its built-in evaluation.
-    pub(crate) fn use_evaluation(&mut self, evaluation: Evaluation) -> Result<(), Mismatch> {
-        let built_in = self.inner.built_in_network();
-        match evaluation {
-            Evaluation::BuiltIn => {
-                self.inner.set_network(built_in);
-            }
-            Evaluation::Hand => {
-                self.inner.set_network(None);
-            }
-            Evaluation::Network(net) => {
-                if net.variant() != self.variant.name() || !self.inner.set_network(Some(net)) {
-                    self.inner.set_network(built_in);
-                    return Err(Mismatch {
-                        net_variant: net.variant().to_string(),
-                        net_board: net.board(),
-                        variant: self.variant.name(),
-                        board: self.board_size(),
-                        fallback: if built_in.is_some() {
-                            "the built-in network"
-                        } else {
-                            "the hand-written evaluation"
-                        },
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// True when the game goes on, the side to move has no win in one and the opponent
-    /// threatens none: a position whose value is not a matter of the next move.
-    pub(crate) fn is_quiet(&self) -> bool {
-        self.inner.is_quiet()
-    }
-
-    /// True for a capture (or what the rule set's quiescence search looks at).
-    pub(crate) fn is_tactical(&self, m: AnyMove) -> bool {
-        m.variant == self.variant && self.inner.is_tactical(m.code)
-    }
-
-    /// The evaluation's weights for this position's rule set.
-    pub(crate) fn weights(&self) -> &'static [i32] {
-        self.inner.weights()
-    }
-
-    /// `plies` random legal moves from here, none of them a pass, none ending the game or
-    /// leaving the side to move a win in one; `None` if this try ran into a dead end.
-    pub(crate) fn random_line(&self, plies: u32, rng: &mut Rng) -> Option<Vec<AnyMove>> {
-        let mut pos = self.clone();
-        let mut line = Vec::new();
-        for _ in 0..plies {
-            let candidates: Vec<AnyMove> = pos
-                .legal_moves()
-                .into_iter()
-                .filter(|&m| {
-                    let child = pos.child(m);
-                    !pos.is_pass(m)
-                        && child.outcome().is_none()
-                        && child
-                            .legal_moves()
-                            .into_iter()
-                            .all(|r| child.child(r).outcome().is_none())
-                })
-                .collect();
-            if candidates.is_empty() {
-                return None;
-            }
-            let m = candidates[rng.below(candidates.len())];
-            pos.play(m);
-            line.push(m);
-        }
-        Some(line)
-    }
-
-    /// `color`'s pieces and their advancement, for the greedy player.
-    pub(crate) fn material(&self, color: Color) -> (i32, i32) {
-        self.inner.material(color)
-    }
-
-    /// Searches this position with the search built for its rule set (on the current
-    /// rayon pool when more than one thread is asked for).
-    pub(crate) fn search(
-        &self,
-        limits: &SearchLimits<AnyMove>,
-        setup: &SearchSetup,
-        on_info: &(dyn Fn(&Info<AnyMove>) + Sync),
-    ) -> SearchResult<AnyMove> {
-        let codes = limits.map_moves(|m| (m.variant == self.variant).then_some(m.code));
-        let report = |info: &Info<u16>| on_info(&info.map_moves(|c| self.wrap(c)));
-        let result = self.inner.search(&codes, setup, &report);
-        result.map_moves(|c| self.wrap(c))
-    }
-}
-
-/// A game in progress: its start, the moves played, and every position's hash, so a
-/// threefold repetition is seen.
-#[derive(Clone, Debug)]
-pub struct History {
-    start: AnyPosition,
-    moves: Vec<AnyMove>,
-    current: AnyPosition,
-    /// Hashes of the positions before the current one, oldest first.
-    earlier: Vec<u64>,
-}
-
-impl History {
-    pub fn new(start: AnyPosition) -> History {
-        History {
-            current: start.clone(),
-            start,
-            moves: Vec::new(),
-            earlier: Vec::new(),
-        }
-    }
-
-    /// The game after `moves` (move texts) from `start`; the error names the first move
-    /// refused and why.
-    pub fn from_moves<S: AsRef<str>>(
-        start: AnyPosition,
-        moves: &[S],
-    ) -> Result<History, PositionError> {
-        let mut game = History::new(start);
-        for (i, text) in moves.iter().enumerate() {
-            let text = text.as_ref();
-            game.play_text(text).map_err(|error| PositionError::Move {
-                number: i + 1,
-                text: text.to_string(),
-                error,
-            })?;
-        }
-        Ok(game)
-    }
-
-    pub fn start(&self) -> &AnyPosition {
-        &self.start
-    }
-
-    pub fn moves(&self) -> &[AnyMove] {
-        &self.moves
-    }
-
-    pub fn position(&self) -> &AnyPosition {
-        &self.current
-    }
-
-    /// Hashes of the positions before the current one, oldest first.
-    pub fn earlier_hashes(&self) -> &[u64] {
-        &self.earlier
-    }
-
-    /// Plays a move after checking it.
-    pub fn try_play(&mut self, m: AnyMove) -> Result<(), MoveError> {
-        self.current.check_move(m)?;
-        self.earlier.push(self.current.hash());
-        self.current.play(m);
-        self.moves.push(m);
-        Ok(())
-    }
-
-    /// Plays move text after checking it.
-    pub fn play_text(&mut self, text: &str) -> Result<AnyMove, MoveError> {
-        let m = self.current.parse_move(text)?;
-        self.try_play(m)?;
-        Ok(m)
-    }
-
-    /// The end of the game, by the board or by threefold repetition.
-    pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(end) = self.current.outcome() {
-            return Some(end);
-        }
-        let key = self.current.hash();
-        let seen = self.earlier.iter().filter(|&&h| h == key).count();
-        (seen >= 2).then_some(Outcome::draw(EndReason::Repetition))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rulesets::{EndReason, Outcome};
 
     fn variant(name: &str) -> Variant {
         name.parse().unwrap()

@@ -1,7 +1,8 @@
 //! Every rule set the engine plays, each in a folder of its own: its rules (`rules/`, the
-//! bottom layer of the crate), its evaluation (`eval.rs`, `weights.rs`) and, in its
-//! `mod.rs`, its implementation of [`RuleSet`], the one interface through which everything
-//! above the rules reaches it. `crate::registry` registers each rule set with one line.
+//! bottom layer of the crate, implementing [`Rules`] and [`SearchRules`]), its evaluation
+//! (`eval.rs`, `weights.rs`, a network) and, in its `mod.rs`, its implementation of
+//! [`Evaluate`]: the three interfaces through which everything above reaches it.
+//! `crate::registry` registers each rule set with one line.
 
 pub mod breakthrough;
 mod common;
@@ -10,18 +11,9 @@ pub mod nnue;
 #[cfg(test)]
 pub(crate) mod toy;
 
-use std::fmt::{Debug, Display};
-use std::ops::DerefMut;
+use std::fmt::Debug;
 
-pub use common::{Color, EndReason, Outcome};
-
-/// How a finished game ended, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum End {
-    Won,
-    Lost,
-    Drawn,
-}
+pub use common::{Color, End, EndReason, Outcome, Rules, SearchRules};
 
 /// Most legal moves any position of any rule set may have.
 pub(crate) const MAX_MOVES: usize = 256;
@@ -42,92 +34,38 @@ impl TermGroup {
     }
 }
 
-/// A rule set, implemented by its position type: what the protocol, the engine facade,
-/// the search, the referee, the tuner and the greedy player need from it.
-pub(crate) trait RuleSet: Copy + Send + Sync + Debug + 'static {
-    type Move: Copy + Eq + Send + Sync + Display + Debug + 'static;
-    type Moves: DerefMut<Target = [Self::Move]>;
-    /// What tells apart rule sets that share this position type (Breakthrough's diagonal
-    /// rule); `()` where nothing does.
-    type Config: Copy + Send + Sync + 'static;
-    type FenError: std::error::Error + Send + Sync + 'static;
-    type MoveError: std::error::Error + Send + Sync + 'static;
+/// The move type of an evaluated position's rules.
+pub(crate) type MoveOf<P> = <<P as Evaluate>::Rules as Rules>::Move;
 
-    // Notation.
-    fn startpos(config: Self::Config) -> Self;
-    fn from_fen(fen: &str, config: Self::Config) -> Result<Self, Self::FenError>;
-    fn to_fen(&self) -> String;
-    /// Reads move text without looking at a position (its shape only).
-    fn read_move(text: &str) -> Result<Self::Move, Self::MoveError>;
-    /// Checks that `m` is legal here, saying why not.
-    fn check_move(&self, m: Self::Move) -> Result<(), Self::MoveError>;
-    /// The board as text, for `d`.
-    fn diagram(&self) -> String;
-    /// The board's files and ranks.
-    fn board(&self) -> (u8, u8);
-    /// Bytes of [`RuleSet::pack`]: every position of the rule set packs to as many.
-    const PACKED_BYTES: usize;
-    /// A compact form for data files (the configuration is not in it).
-    fn pack(&self, out: &mut Vec<u8>);
-    /// The position of [`RuleSet::pack`]; `None` for bytes no position gives.
-    fn unpack(bytes: &[u8], config: Self::Config) -> Option<Self>;
+/// A position as the engine searches it: the rules' position, and whatever its
+/// evaluation keeps up to date as moves are played (a network's accumulators). What the
+/// search, the tuner and the trainer need beyond the rules.
+pub(crate) trait Evaluate: Copy + Send + Sync + Debug + 'static {
+    type Rules: SearchRules;
 
-    // Play.
-    fn side_to_move(&self) -> Color;
-    /// Zobrist hash of the position (side to move included).
-    fn hash(&self) -> u64;
-    /// Legal moves, at most [`MAX_MOVES`]; empty when the game is over.
-    fn moves(&self) -> Self::Moves;
-    /// Plays a legal move.
-    fn play(&mut self, m: Self::Move);
-    /// True for a move that passes the turn.
-    fn is_pass(_m: Self::Move) -> bool {
-        false
-    }
-    /// The result, when the position itself ends the game (repetition needs the game's
-    /// history: `crate::registry::History` and the search judge it).
-    fn outcome(&self) -> Option<Outcome>;
-    /// Leaves of the legal-move tree `depth` plies deep.
-    fn perft(&self, depth: u32) -> u64;
-    /// Moves the side to move has made at least to reach this position, read from the
-    /// board alone (for the clock when a GUI sends a bare FEN).
-    fn moves_made_at_least(&self) -> u64 {
-        0
+    /// `rules` with the evaluation built in for its rule set and board.
+    fn new(rules: Self::Rules) -> Self;
+    fn rules(&self) -> &Self::Rules;
+    fn rules_mut(&mut self) -> &mut Self::Rules;
+
+    /// Plays a legal move, keeping the evaluation's state in step.
+    #[inline]
+    fn play(&mut self, m: MoveOf<Self>) {
+        self.rules_mut().play(m)
     }
 
-    // What the search knows of the game.
-    /// True where the same position can come back, so the search must look for
-    /// repetitions (Breakthrough's pawns never move back).
-    const CAN_REPEAT: bool = false;
-    /// Gives the opponent a free move, for null-move pruning (never counts toward a
-    /// rule that ends the game).
-    fn play_null(&mut self);
-    /// True where passing is a fair test of a position's strength (no zugzwang to fear).
-    fn null_move_allowed(&self) -> bool;
-    /// A move that wins at once, if any.
-    fn winning_move(&self) -> Option<Self::Move>;
-    /// A move that wins by force on the mover's next move (three plies), found without
-    /// search, where the rules allow such a shortcut.
-    fn win_in_two(&self) -> Option<Self::Move>;
-    /// True when the opponent would win at once if it could move now.
-    fn opponent_threatens_win(&self) -> bool;
-    /// Captures and other moves quiescence search must look at.
-    fn is_tactical(&self, m: Self::Move) -> bool;
-    /// A move-ordering hint for tactical moves: higher first.
-    fn tactical_order(&self, m: Self::Move) -> i32;
-    /// How many steps the moved piece still has to go to its goal after the move
-    /// (`u8::MAX` where the rules have no such distance). Steps close to the goal start
-    /// breakthroughs, so the search treats them as forcing.
-    fn steps_to_goal_after(&self, m: Self::Move) -> u8;
-    /// Move to a 12-bit code (for the table, killers and history) and back.
-    fn encode(m: Self::Move) -> u16;
-    fn decode(code: u16) -> Option<Self::Move>;
+    /// Passes the turn ([`SearchRules::play_null`]), keeping the evaluation's state in
+    /// step.
+    #[inline]
+    fn play_null(&mut self) {
+        self.rules_mut().play_null()
+    }
 
-    // Evaluation.
-    /// Static evaluation from the side to move's view, in centipawns: the weighted sum of
-    /// [`RuleSet::features`].
+    /// Static evaluation from the side to move's view, in centipawns.
     fn evaluate(&self) -> i32;
-    /// The evaluation's features, counted from the side to move's view.
+
+    /// The hand-written evaluation's features, counted from the side to move's view
+    /// (its value is their weighted sum).
     fn features(&self) -> Vec<i32>;
     /// One weight per feature.
     fn weights(&self) -> &'static [i32];
@@ -159,21 +97,5 @@ pub(crate) trait RuleSet: Copy + Send + Sync + Debug + 'static {
     /// (what a new position evaluates with).
     fn built_in_network(&self) -> Option<&'static nnue::Network> {
         None
-    }
-
-    /// The result from the side to move's view, when the position ends the game.
-    #[inline]
-    fn end(&self) -> Option<End> {
-        self.outcome().map(|o| match o.winner {
-            None => End::Drawn,
-            Some(winner) if winner == self.side_to_move() => End::Won,
-            Some(_) => End::Lost,
-        })
-    }
-
-    /// 0 or 1: whose turn it is, for per-side tables.
-    #[inline]
-    fn side_index(&self) -> usize {
-        self.side_to_move().index()
     }
 }

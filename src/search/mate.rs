@@ -15,21 +15,21 @@ use std::collections::HashMap;
 
 use super::tt::TranspositionTable;
 use super::{Control, Info, NoMate, Score, SearchLimits, SearchResult, Searcher, WIN};
-use crate::rulesets::RuleSet;
+use crate::rulesets::{Evaluate, MoveOf, Rules, SearchRules};
 
 /// `go mate N`: the proof, then the answer. A win gives its exact length, a winning line
 /// and the winning move; without one (proven, or stopped first) the move is the one a
 /// normal search chooses within the request's other limits (depth 2N - 1 if it has
 /// none), at once if the time is already up.
-pub(crate) fn search<P: RuleSet>(
+pub(crate) fn search<P: Evaluate>(
     root: P,
-    limits: &SearchLimits<P::Move>,
+    limits: &SearchLimits<MoveOf<P>>,
     control: &Control,
     tt: &TranspositionTable,
     threads: usize,
     earlier: &[u64],
-    on_info: &(dyn Fn(&Info<P::Move>) + Sync),
-) -> SearchResult<P::Move> {
+    on_info: &(dyn Fn(&Info<MoveOf<P>>) + Sync),
+) -> SearchResult<MoveOf<P>> {
     let moves = limits.mate.unwrap_or(1);
     match prove(&root, moves, earlier, control, &mut |_| {}) {
         MateOutcome::Win { moves, line } => {
@@ -107,7 +107,7 @@ struct Known {
     no_loss_within: u8,
 }
 
-struct Prover<'a, P: RuleSet> {
+struct Prover<'a, P: Evaluate> {
     control: &'a Control,
     table: HashMap<u64, Known>,
     /// Hashes of the game before the root, then of the line searched (positions that
@@ -120,17 +120,17 @@ struct Prover<'a, P: RuleSet> {
 /// Whether the side to move of `root` wins within `moves` of its moves. `earlier` holds
 /// the hashes of the game's positions before the root; `on_depth` hears of each number of
 /// moves proven not enough. Nodes are counted on `control`, which may stop the search.
-pub(crate) fn prove<P: RuleSet>(
+pub(crate) fn prove<P: Evaluate>(
     root: &P,
     moves: u32,
     earlier: &[u64],
     control: &Control,
     on_depth: &mut dyn FnMut(u32),
-) -> MateOutcome<P::Move> {
+) -> MateOutcome<MoveOf<P>> {
     let mut prover = Prover::<P> {
         control,
         table: HashMap::new(),
-        path: if P::CAN_REPEAT {
+        path: if P::Rules::CAN_REPEAT {
             earlier.to_vec()
         } else {
             Vec::new()
@@ -161,13 +161,13 @@ pub(crate) fn prove<P: RuleSet>(
     MateOutcome::NoWin
 }
 
-fn child<P: RuleSet>(pos: &P, m: P::Move) -> P {
+fn child<P: Evaluate>(pos: &P, m: MoveOf<P>) -> P {
     let mut next = *pos;
     next.play(m);
     next
 }
 
-impl<P: RuleSet> Prover<'_, P> {
+impl<P: Evaluate> Prover<'_, P> {
     /// Counts a node; false once the search must stop.
     fn count(&mut self) -> bool {
         self.nodes += 1;
@@ -182,25 +182,28 @@ impl<P: RuleSet> Prover<'_, P> {
     }
 
     fn known(&self, pos: &P) -> Known {
-        if P::CAN_REPEAT {
+        if P::Rules::CAN_REPEAT {
             return Known::default();
         }
-        self.table.get(&pos.hash()).copied().unwrap_or_default()
+        self.table
+            .get(&pos.rules().hash())
+            .copied()
+            .unwrap_or_default()
     }
 
     fn learn(&mut self, pos: &P, update: impl FnOnce(&mut Known)) {
-        if P::CAN_REPEAT {
+        if P::Rules::CAN_REPEAT {
             return;
         }
         if self.table.len() >= TABLE_ENTRIES {
             self.table.clear();
         }
-        update(self.table.entry(pos.hash()).or_default());
+        update(self.table.entry(pos.rules().hash()).or_default());
     }
 
     /// True if `pos` stood on the line or in the game before (a repetition: a draw).
     fn repeats(&self, pos: &P) -> bool {
-        P::CAN_REPEAT && self.path.contains(&pos.hash())
+        P::Rules::CAN_REPEAT && self.path.contains(&pos.rules().hash())
     }
 
     /// Whether the side to move wins within `plies` (odd) plies; `None` when stopped.
@@ -208,20 +211,20 @@ impl<P: RuleSet> Prover<'_, P> {
         if !self.count() {
             return None;
         }
-        if pos.winning_move().is_some() {
+        if pos.rules().winning_move().is_some() {
             return Some(true);
         }
-        let us = pos.side_to_move();
+        let us = pos.rules().side_to_move();
         if plies < 3 {
             // `winning_move` knows the goal and the last piece; a move that leaves the
             // opponent no move at all (capture-only rules) wins at once too.
-            let stalemates = pos.moves().iter().any(|&m| {
+            let stalemates = pos.rules().legal_moves().iter().any(|&m| {
                 let next = child(pos, m);
-                next.outcome().is_some_and(|o| o.winner == Some(us))
+                next.rules().outcome().is_some_and(|o| o.winner == Some(us))
             });
             return Some(stalemates);
         }
-        if pos.win_in_two().is_some() {
+        if pos.rules().win_in_two().is_some() {
             return Some(true);
         }
         let known = self.known(pos);
@@ -231,20 +234,24 @@ impl<P: RuleSet> Prover<'_, P> {
         if u32::from(known.no_win_within) >= plies {
             return Some(false);
         }
-        let mut moves: Vec<P::Move> = pos.moves().to_vec();
+        let mut moves: Vec<MoveOf<P>> = pos.rules().legal_moves().to_vec();
         // Moves that threaten to win, then captures, first: wins are found sooner.
         moves.sort_by_cached_key(|&m| {
             let next = child(pos, m);
-            let threat = next.opponent_threatens_win();
-            std::cmp::Reverse((threat, pos.is_tactical(m), pos.tactical_order(m)))
+            let threat = next.rules().opponent_threatens_win();
+            std::cmp::Reverse((
+                threat,
+                pos.rules().is_tactical(m),
+                pos.rules().tactical_order(m),
+            ))
         });
-        if P::CAN_REPEAT {
-            self.path.push(pos.hash());
+        if P::Rules::CAN_REPEAT {
+            self.path.push(pos.rules().hash());
         }
         let mut won = Some(false);
         for m in moves {
             let next = child(pos, m);
-            if let Some(end) = next.outcome() {
+            if let Some(end) = next.rules().outcome() {
                 if end.winner == Some(us) {
                     won = Some(true);
                     break;
@@ -266,7 +273,7 @@ impl<P: RuleSet> Prover<'_, P> {
                 Some(false) => {}
             }
         }
-        if P::CAN_REPEAT {
+        if P::Rules::CAN_REPEAT {
             self.path.pop();
         }
         match won {
@@ -289,7 +296,7 @@ impl<P: RuleSet> Prover<'_, P> {
         if !self.count() {
             return None;
         }
-        if pos.winning_move().is_some() {
+        if pos.rules().winning_move().is_some() {
             return Some(false);
         }
         let known = self.known(pos);
@@ -299,24 +306,27 @@ impl<P: RuleSet> Prover<'_, P> {
         if u32::from(known.no_loss_within) >= plies {
             return Some(false);
         }
-        let us = pos.side_to_move();
-        let mut moves: Vec<P::Move> = pos.moves().to_vec();
+        let us = pos.rules().side_to_move();
+        let mut moves: Vec<MoveOf<P>> = pos.rules().legal_moves().to_vec();
         if moves.is_empty() {
             // No move: the position's outcome says (Breakthrough: having no move loses).
             return Some(
-                pos.outcome()
+                pos.rules()
+                    .outcome()
                     .is_some_and(|o| o.winner == Some(us.opponent())),
             );
         }
         // Captures first: they are the likeliest escapes.
-        moves.sort_by_key(|&m| std::cmp::Reverse((pos.is_tactical(m), pos.tactical_order(m))));
-        if P::CAN_REPEAT {
-            self.path.push(pos.hash());
+        moves.sort_by_key(|&m| {
+            std::cmp::Reverse((pos.rules().is_tactical(m), pos.rules().tactical_order(m)))
+        });
+        if P::Rules::CAN_REPEAT {
+            self.path.push(pos.rules().hash());
         }
         let mut lost = Some(true);
         for m in moves {
             let next = child(pos, m);
-            if let Some(end) = next.outcome() {
+            if let Some(end) = next.rules().outcome() {
                 if end.winner != Some(us.opponent()) {
                     lost = Some(false);
                     break;
@@ -339,7 +349,7 @@ impl<P: RuleSet> Prover<'_, P> {
                 Some(true) => {}
             }
         }
-        if P::CAN_REPEAT {
+        if P::Rules::CAN_REPEAT {
             self.path.pop();
         }
         match lost {
@@ -366,14 +376,14 @@ impl<P: RuleSet> Prover<'_, P> {
 
     /// A winning line from `pos`, where the side to move wins in exactly `plies` plies
     /// (the shortest): a winning move, the defender's longest resistance, and so on.
-    fn line(&mut self, pos: &P, plies: u32) -> Vec<P::Move> {
-        let us = pos.side_to_move();
+    fn line(&mut self, pos: &P, plies: u32) -> Vec<MoveOf<P>> {
+        let us = pos.rules().side_to_move();
         let (mut pos, mut plies) = (*pos, plies);
         let mut line = Vec::new();
         loop {
-            let attack = pos.moves().iter().copied().find(|&m| {
+            let attack = pos.rules().legal_moves().iter().copied().find(|&m| {
                 let next = child(&pos, m);
-                next.outcome().is_some_and(|o| o.winner == Some(us))
+                next.rules().outcome().is_some_and(|o| o.winner == Some(us))
                     || (plies >= 3
                         && !self.repeats(&next)
                         && self.loses(&next, plies - 1) == Some(true))
@@ -381,14 +391,14 @@ impl<P: RuleSet> Prover<'_, P> {
             let Some(m) = attack else { break };
             line.push(m);
             let next = child(&pos, m);
-            if next.outcome().is_some() || plies < 3 {
+            if next.rules().outcome().is_some() || plies < 3 {
                 break;
             }
-            let replies: Vec<P::Move> = next.moves().to_vec();
-            let mut longest: Option<(P::Move, P, u32)> = None;
+            let replies: Vec<MoveOf<P>> = next.rules().legal_moves().to_vec();
+            let mut longest: Option<(MoveOf<P>, P, u32)> = None;
             for r in replies {
                 let after = child(&next, r);
-                let length = match after.outcome() {
+                let length = match after.rules().outcome() {
                     Some(_) => 0,
                     None => self.win_length(&after, plies - 2).unwrap_or(0),
                 };

@@ -1,6 +1,6 @@
 //! The search: iterative-deepening negamax alpha-beta with principal-variation search,
 //! aspiration windows, quiescence, a transposition table shared by all threads, killers
-//! and history, and lazy SMP over a rayon pool. Generic over [`RuleSet`]; it never
+//! and history, and lazy SMP over a rayon pool. Generic over [`Evaluate`]; it never
 //! formats protocol text: progress goes out through a callback as [`Info`].
 //!
 //! This file holds what callers see (limits, control, reports, scores); `root.rs` the

@@ -8,13 +8,13 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{
     Control, INFINITY, WIN, WIN_BOUND, end_score, is_decisive, score_from_tt, score_to_tt,
 };
-use crate::rulesets::{MAX_MOVES, RuleSet};
+use crate::rulesets::{Evaluate, MAX_MOVES, MoveOf, Rules, SearchRules};
 
 /// Per-thread search state.
-pub(super) struct Worker<P: RuleSet> {
+pub(super) struct Worker<P: Evaluate> {
     killers: Vec<[u16; 2]>,
     history: Vec<[i32; 4096]>,
-    pub(super) pv: Vec<Vec<P::Move>>,
+    pub(super) pv: Vec<Vec<MoveOf<P>>>,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
     /// Hashes of the game before the root and then of each ply of the current line
@@ -23,7 +23,7 @@ pub(super) struct Worker<P: RuleSet> {
     game_plies: usize,
 }
 
-impl<P: RuleSet> Worker<P> {
+impl<P: Evaluate> Worker<P> {
     pub(super) fn new(root: &P) -> Worker<P> {
         let mut worker = Worker {
             killers: vec![[0; 2]; MAX_PLY + 1],
@@ -42,7 +42,7 @@ impl<P: RuleSet> Worker<P> {
     pub(super) fn set_game(&mut self, root: &P, game: &[u64]) {
         self.path.clear();
         self.path.extend_from_slice(game);
-        self.path.push(root.hash());
+        self.path.push(root.rules().hash());
         self.path.resize(game.len() + MAX_PLY + 1, 0);
         self.game_plies = game.len();
     }
@@ -93,7 +93,7 @@ impl Shared<'_> {
     }
 }
 
-impl<P: RuleSet> Worker<P> {
+impl<P: Evaluate> Worker<P> {
     #[inline]
     fn count_node(&mut self, shared: &Shared) {
         self.nodes += 1;
@@ -107,7 +107,7 @@ impl<P: RuleSet> Worker<P> {
         self.nodes = 0;
     }
 
-    fn set_pv(&mut self, ply: usize, m: P::Move) {
+    fn set_pv(&mut self, ply: usize, m: MoveOf<P>) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
@@ -115,14 +115,14 @@ impl<P: RuleSet> Worker<P> {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn order_score(&self, pos: &P, m: P::Move, tt_move: Option<P::Move>, ply: usize) -> i32 {
+    fn order_score(&self, pos: &P, m: MoveOf<P>, tt_move: Option<MoveOf<P>>, ply: usize) -> i32 {
         if Some(m) == tt_move {
             return 1 << 30;
         }
-        if pos.is_tactical(m) {
-            return (1 << 28) + pos.tactical_order(m);
+        if pos.rules().is_tactical(m) {
+            return (1 << 28) + pos.rules().tactical_order(m);
         }
-        let code = P::encode(m);
+        let code = P::Rules::encode(m);
         let killers = self.killers[ply];
         if killers[0] == code {
             return (1 << 27) + 1;
@@ -130,11 +130,11 @@ impl<P: RuleSet> Worker<P> {
         if killers[1] == code {
             return 1 << 27;
         }
-        self.history[pos.side_index()][code as usize & 0xfff]
+        self.history[pos.rules().side_to_move().index()][code as usize & 0xfff]
     }
 
-    fn update_history(&mut self, side: usize, m: P::Move, bonus: i32) {
-        let h = &mut self.history[side][P::encode(m) as usize & 0xfff];
+    fn update_history(&mut self, side: usize, m: MoveOf<P>, bonus: i32) {
+        let h = &mut self.history[side][P::Rules::encode(m) as usize & 0xfff];
         *h += bonus - *h * bonus.abs() / 16_384;
     }
 
@@ -148,14 +148,14 @@ impl<P: RuleSet> Worker<P> {
             return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        if P::CAN_REPEAT && self.repeats(pos.hash(), ply) {
+        if P::Rules::CAN_REPEAT && self.repeats(pos.rules().hash(), ply) {
             return Some(0);
         }
-        if let Some(m) = pos.winning_move() {
+        if let Some(m) = pos.rules().winning_move() {
             self.pv[ply].push(m);
             return Some(WIN - ply as i32 - 1);
         }
-        if let Some(m) = pos.win_in_two() {
+        if let Some(m) = pos.rules().win_in_two() {
             self.pv[ply].push(m);
             return Some(WIN - ply as i32 - 3);
         }
@@ -180,9 +180,9 @@ impl<P: RuleSet> Worker<P> {
         if alpha >= beta {
             return alpha;
         }
-        let threatened = pos.opponent_threatens_win();
+        let threatened = pos.rules().opponent_threatens_win();
         let threatened_in_two = !threatened && {
-            let mut passed = *pos;
+            let mut passed = *pos.rules();
             passed.play_null();
             passed.win_in_two().is_some()
         };
@@ -195,10 +195,10 @@ impl<P: RuleSet> Worker<P> {
             return self.quiescence(shared, pos, ply, alpha, beta);
         }
         let pv_node = beta - alpha > 1;
-        let key = pos.hash();
+        let key = pos.rules().hash();
         let mut tt_move = None;
         if let Some(e) = shared.tt.probe(key) {
-            tt_move = P::decode(e.move_code);
+            tt_move = P::Rules::decode(e.move_code);
             let s = score_from_tt(e.score, ply);
             let usable = match e.bound {
                 Bound::Exact => true,
@@ -229,9 +229,9 @@ impl<P: RuleSet> Worker<P> {
         // Quiet moves that cannot lift a hopeless static score to alpha are not tried.
         let futile = static_eval
             .is_some_and(|e| depth <= FUTILITY_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
-        let mut moves = pos.moves();
+        let mut moves = pos.rules().legal_moves();
         if moves.is_empty() {
-            return end_score(pos.end(), ply);
+            return end_score(pos.rules().end(), ply);
         }
         let mut scores = [0i32; MAX_MOVES];
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
@@ -247,10 +247,11 @@ impl<P: RuleSet> Worker<P> {
             scores.swap(i, j);
             let m = moves[i];
             // Quiet moves far from the goal are the ones pruning and reductions may touch.
-            let reducible = scores[i] < 1 << 27 && pos.steps_to_goal_after(m) > APPROACH_STEPS;
+            let reducible =
+                scores[i] < 1 << 27 && pos.rules().steps_to_goal_after(m) > APPROACH_STEPS;
             let mut child = *pos;
             child.play(m);
-            let makes_threat = child.opponent_threatens_win();
+            let makes_threat = child.rules().opponent_threatens_win();
             if reducible
                 && !pv_node
                 && !threatened
@@ -301,7 +302,7 @@ impl<P: RuleSet> Worker<P> {
                     alpha = score;
                     self.set_pv(ply, m);
                     if score >= beta {
-                        if !pos.is_tactical(m) {
+                        if !pos.rules().is_tactical(m) {
                             self.reward_quiet_cutoff(pos, m, &moves[..i], depth, ply);
                         }
                         break;
@@ -317,8 +318,8 @@ impl<P: RuleSet> Worker<P> {
             Bound::Upper
         };
         let move_code = match (bound, best_move) {
-            (Bound::Upper, _) => tt_move.map_or(0, P::encode),
-            (_, Some(m)) => P::encode(m),
+            (Bound::Upper, _) => tt_move.map_or(0, P::Rules::encode),
+            (_, Some(m)) => P::Rules::encode(m),
             (_, None) => 0,
         };
         shared.tt.store(
@@ -347,7 +348,7 @@ impl<P: RuleSet> Worker<P> {
         if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
             return Some(static_eval);
         }
-        if depth >= NULL_MIN_DEPTH && static_eval >= beta && pos.null_move_allowed() {
+        if depth >= NULL_MIN_DEPTH && static_eval >= beta && pos.rules().null_move_allowed() {
             let mut child = *pos;
             child.play_null();
             let r = NULL_BASE + depth / NULL_DIVISOR;
@@ -367,20 +368,20 @@ impl<P: RuleSet> Worker<P> {
     fn reward_quiet_cutoff(
         &mut self,
         pos: &P,
-        m: P::Move,
-        tried: &[P::Move],
+        m: MoveOf<P>,
+        tried: &[MoveOf<P>],
         depth: i32,
         ply: usize,
     ) {
-        let code = P::encode(m);
+        let code = P::Rules::encode(m);
         if self.killers[ply][0] != code {
             self.killers[ply] = [code, self.killers[ply][0]];
         }
-        let side = pos.side_index();
+        let side = pos.rules().side_to_move().index();
         let bonus = (depth * depth).min(400);
         self.update_history(side, m, bonus);
         for &other in tried {
-            if !pos.is_tactical(other) {
+            if !pos.rules().is_tactical(other) {
                 self.update_history(side, other, -bonus);
             }
         }
@@ -399,10 +400,10 @@ impl<P: RuleSet> Worker<P> {
         if let Some(score) = self.enter(shared, pos, ply) {
             return score;
         }
-        if let Some(end) = pos.end() {
+        if let Some(end) = pos.rules().end() {
             return end_score(Some(end), ply);
         }
-        let threatened = pos.opponent_threatens_win();
+        let threatened = pos.rules().opponent_threatens_win();
         let mut best = -INFINITY;
         if !threatened {
             let stand_pat = pos.evaluate();
@@ -412,17 +413,19 @@ impl<P: RuleSet> Worker<P> {
             best = stand_pat;
             alpha = alpha.max(stand_pat);
         }
-        let mut moves = pos.moves();
+        let mut moves = pos.rules().legal_moves();
         let mut count = 0;
         for i in 0..moves.len() {
-            if threatened || pos.is_tactical(moves[i]) {
+            if threatened || pos.rules().is_tactical(moves[i]) {
                 moves.swap(count, i);
                 count += 1;
             }
         }
         let moves = &mut moves[..count];
         moves.sort_by_key(|&m| {
-            std::cmp::Reverse(pos.tactical_order(m) + if pos.is_tactical(m) { 100 } else { 0 })
+            std::cmp::Reverse(
+                pos.rules().tactical_order(m) + if pos.rules().is_tactical(m) { 100 } else { 0 },
+            )
         });
         for &m in moves.iter() {
             let mut child = *pos;

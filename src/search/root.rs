@@ -11,7 +11,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::{
     Control, INFINITY, Info, Score, SearchLimits, SearchResult, WIN, end_score, is_decisive, time,
 };
-use crate::rulesets::RuleSet;
+use crate::rulesets::{Evaluate, MoveOf, Rules};
 
 struct RootMove<M> {
     m: M,
@@ -20,23 +20,23 @@ struct RootMove<M> {
 }
 
 /// A search over one root position, run with [`Searcher::run`].
-pub(crate) struct Searcher<'a, P: RuleSet> {
+pub(crate) struct Searcher<'a, P: Evaluate> {
     root: P,
-    limits: &'a SearchLimits<P::Move>,
+    limits: &'a SearchLimits<MoveOf<P>>,
     shared: Shared<'a>,
     workers: Vec<Mutex<Worker<P>>>,
     threads: usize,
-    on_info: &'a (dyn Fn(&Info<P::Move>) + Sync),
+    on_info: &'a (dyn Fn(&Info<MoveOf<P>>) + Sync),
 }
 
-impl<'a, P: RuleSet> Searcher<'a, P> {
+impl<'a, P: Evaluate> Searcher<'a, P> {
     pub(crate) fn new(
         root: P,
-        limits: &'a SearchLimits<P::Move>,
+        limits: &'a SearchLimits<MoveOf<P>>,
         control: &'a Control,
         tt: &'a TranspositionTable,
         threads: usize,
-        on_info: &'a (dyn Fn(&Info<P::Move>) + Sync),
+        on_info: &'a (dyn Fn(&Info<MoveOf<P>>) + Sync),
     ) -> Self {
         let threads = threads.max(1);
         Searcher {
@@ -58,7 +58,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
     /// Tells the search which positions the game went through before the root, so
     /// it scores a return to one of them as a draw.
     pub(crate) fn with_game_history(mut self, game: &[u64]) -> Self {
-        if P::CAN_REPEAT {
+        if P::Rules::CAN_REPEAT {
             for w in &mut self.workers {
                 w.get_mut()
                     .unwrap_or_else(|e| e.into_inner())
@@ -77,12 +77,12 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
     /// score and the line it found.
     fn search_root_move(
         &self,
-        m: P::Move,
+        m: MoveOf<P>,
         depth: i32,
         alpha: i32,
         beta: i32,
         full_first: bool,
-    ) -> (i32, Vec<P::Move>) {
+    ) -> (i32, Vec<MoveOf<P>>) {
         let mut child = self.root;
         child.play(m);
         let mut w = self.worker();
@@ -106,7 +106,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
     /// `score` is exact if it beat alpha, else `-INFINITY`.
     fn search_root(
         &self,
-        moves: &mut [RootMove<P::Move>],
+        moves: &mut [RootMove<MoveOf<P>>],
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -153,7 +153,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
     /// pool search the same root, each by its own iterative deepening (odd helpers one
     /// ply deeper), and share what they learn only through the transposition table;
     /// the main thread alone reports and answers, and the helpers stop when it is done.
-    pub(crate) fn run(&self) -> SearchResult<P::Move> {
+    pub(crate) fn run(&self) -> SearchResult<MoveOf<P>> {
         if self.threads == 1 {
             return self.run_main();
         }
@@ -195,12 +195,13 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
         w.flush_nodes(&shared);
     }
 
-    fn run_main(&self) -> SearchResult<P::Move> {
+    fn run_main(&self) -> SearchResult<MoveOf<P>> {
         let control = self.shared.control;
         self.shared.tt.new_search();
-        let mut root_moves: Vec<RootMove<P::Move>> = self
+        let mut root_moves: Vec<RootMove<MoveOf<P>>> = self
             .root
-            .moves()
+            .rules()
+            .legal_moves()
             .iter()
             .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
             .map(|&m| RootMove {
@@ -210,8 +211,14 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
             })
             .collect();
         // Start from the table's move, if it knows one.
-        if let Some(code) = self.shared.tt.probe(self.root.hash()).map(|e| e.move_code)
-            && let Some(i) = root_moves.iter().position(|rm| P::encode(rm.m) == code)
+        if let Some(code) = self
+            .shared
+            .tt
+            .probe(self.root.rules().hash())
+            .map(|e| e.move_code)
+            && let Some(i) = root_moves
+                .iter()
+                .position(|rm| P::Rules::encode(rm.m) == code)
         {
             root_moves[..=i].rotate_right(1);
         }
@@ -225,7 +232,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
         };
         if root_moves.is_empty() {
             // The game is over (or searchmoves left nothing): there is nothing to wait for.
-            result.score = end_score(self.root.end(), 0);
+            result.score = end_score(self.root.rules().end(), 0);
             return result;
         }
         let multipv = self.limits.multipv.clamp(1, root_moves.len().max(1));
@@ -281,9 +288,9 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
             result.ponder = self
                 .shared
                 .tt
-                .probe(next.hash())
-                .and_then(|e| P::decode(e.move_code))
-                .filter(|m| next.moves().contains(m));
+                .probe(next.rules().hash())
+                .and_then(|e| P::Rules::decode(e.move_code))
+                .filter(|m| next.rules().legal_moves().contains(m));
         }
         result.nodes = control.nodes();
         result
@@ -294,7 +301,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
     /// after each failure (reported as a bound). `None` once the search is stopped.
     fn aspiration(
         &self,
-        root_moves: &mut [RootMove<P::Move>],
+        root_moves: &mut [RootMove<MoveOf<P>>],
         depth: u32,
         pv_index: usize,
         centre: i32,
@@ -335,7 +342,7 @@ impl<'a, P: RuleSet> Searcher<'a, P> {
         pv_index: usize,
         score: i32,
         bound: Option<Bound>,
-        pv: &[P::Move],
+        pv: &[MoveOf<P>],
     ) {
         let control = self.shared.control;
         // Helpers hold their workers while they search: the main thread's figures

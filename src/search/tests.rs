@@ -9,21 +9,21 @@ use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Control, Info, Score, SearchLimits, SearchResult, Searcher, WIN};
 use super::{score_from_tt, score_to_tt};
 use crate::rulesets::breakthrough::{self, DiagonalStep};
-use crate::rulesets::{Color, RuleSet, doorbraak, toy};
+use crate::rulesets::{Color, Evaluate, MoveOf, Rules, doorbraak, toy};
 use crate::util::rng::Rng;
 
 /// Searches `pos` with `limits` on `threads` threads and a fresh table; `earlier` holds
 /// the hashes of the game's positions before it. Returns the answer and every report.
-fn run<P: RuleSet>(
+fn run<P: Evaluate>(
     pos: P,
-    limits: SearchLimits<P::Move>,
+    limits: SearchLimits<MoveOf<P>>,
     threads: usize,
     earlier: &[u64],
-) -> (SearchResult<P::Move>, Vec<Info<P::Move>>) {
+) -> (SearchResult<MoveOf<P>>, Vec<Info<MoveOf<P>>>) {
     let control = Control::new(None, None, None, false);
     let tt = TranspositionTable::new(4).unwrap();
     let infos = Mutex::new(Vec::new());
-    let report = |info: &Info<P::Move>| infos.lock().unwrap().push(info.clone());
+    let report = |info: &Info<MoveOf<P>>| infos.lock().unwrap().push(info.clone());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -36,7 +36,7 @@ fn run<P: RuleSet>(
     (result, infos.into_inner().unwrap())
 }
 
-fn search<P: RuleSet>(pos: P, depth: u32, threads: usize) -> SearchResult<P::Move> {
+fn search<P: Evaluate>(pos: P, depth: u32, threads: usize) -> SearchResult<MoveOf<P>> {
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
@@ -44,7 +44,7 @@ fn search<P: RuleSet>(pos: P, depth: u32, threads: usize) -> SearchResult<P::Mov
     run(pos, limits, threads, &[]).0
 }
 
-fn child<P: RuleSet>(pos: P, m: P::Move) -> P {
+fn child<P: Evaluate>(pos: P, m: MoveOf<P>) -> P {
     let mut next = pos;
     next.play(m);
     next
@@ -60,7 +60,7 @@ fn mate_in(plies: i32) -> Score {
 }
 
 fn bt(fen: &str, diagonal: DiagonalStep) -> breakthrough::Evaluated {
-    <breakthrough::Evaluated as RuleSet>::from_fen(fen, diagonal).unwrap()
+    breakthrough::Evaluated::new(breakthrough::Position::from_fen(fen, diagonal).unwrap())
 }
 
 fn check_suite(threads: usize, step: usize) {
@@ -86,13 +86,13 @@ fn check_suite(threads: usize, step: usize) {
             .unwrap();
         checked += 1;
         if plies == 0 {
-            if pos.outcome().map(|o| o.winner) != Some(Some(winner)) {
-                failures.push(format!("{line}: outcome {:?}", pos.outcome()));
+            if pos.rules().outcome().map(|o| o.winner) != Some(Some(winner)) {
+                failures.push(format!("{line}: outcome {:?}", pos.rules().outcome()));
             }
             continue;
         }
         assert_eq!(
-            winner == pos.side_to_move(),
+            winner == pos.rules().side_to_move(),
             plies % 2 == 1,
             "suite: {line}"
         );
@@ -110,14 +110,14 @@ fn check_suite(threads: usize, step: usize) {
         let next = child(pos, best);
         if plies == 1 {
             assert_eq!(
-                next.outcome().and_then(|o| o.winner),
+                next.rules().outcome().and_then(|o| o.winner),
                 Some(winner),
                 "{line}"
             );
             continue;
         }
         let after = Score::from_internal(search(next, plies as u32 + 3, threads).score);
-        if winner == pos.side_to_move() && after != mate_in(plies - 1) {
+        if winner == pos.rules().side_to_move() && after != mate_in(plies - 1) {
             failures.push(format!(
                 "{line}: {best} leaves {after:?}, expected {:?}",
                 mate_in(plies - 1)
@@ -144,10 +144,10 @@ fn forced_wins_suite_sample_two_threads() {
 }
 
 /// True if the side to move can force a win within `plies` plies (plain minimax).
-fn wins_within<P: RuleSet>(pos: P, plies: u32) -> bool {
+fn wins_within<R: Rules>(pos: R, plies: u32) -> bool {
     plies > 0
-        && pos.moves().iter().any(|&m| {
-            let next = child(pos, m);
+        && pos.legal_moves().iter().any(|&m| {
+            let next = rules_child(pos, m);
             next.outcome()
                 .is_some_and(|o| o.winner == Some(pos.side_to_move()))
                 || (plies >= 3 && loses_within(next, plies - 1))
@@ -155,18 +155,21 @@ fn wins_within<P: RuleSet>(pos: P, plies: u32) -> bool {
 }
 
 /// True if the side to move loses within `plies` plies whatever it plays.
-fn loses_within<P: RuleSet>(pos: P, plies: u32) -> bool {
-    let moves = pos.moves();
+fn loses_within<R: Rules>(pos: R, plies: u32) -> bool {
+    let moves = pos.legal_moves();
     if moves.is_empty() {
         return pos
             .outcome()
             .is_some_and(|o| o.winner != Some(pos.side_to_move()));
     }
-    plies >= 2 && moves.iter().all(|&m| wins_within(child(pos, m), plies - 1))
+    plies >= 2
+        && moves
+            .iter()
+            .all(|&m| wins_within(rules_child(pos, m), plies - 1))
 }
 
 /// The exact distance in plies to the end with best play, if it is at most `limit`.
-fn distance<P: RuleSet>(pos: P, limit: u32) -> Option<i32> {
+fn distance<R: Rules>(pos: R, limit: u32) -> Option<i32> {
     (1..=limit).find_map(|plies| {
         let decided = if plies % 2 == 1 {
             wins_within(pos, plies)
@@ -175,6 +178,12 @@ fn distance<P: RuleSet>(pos: P, limit: u32) -> Option<i32> {
         };
         decided.then_some(plies as i32)
     })
+}
+
+fn rules_child<R: Rules>(pos: R, m: R::Move) -> R {
+    let mut next = pos;
+    next.play(m);
+    next
 }
 
 /// Small boards, both Breakthrough rule sets: wherever plain minimax finds a result
@@ -193,13 +202,13 @@ fn exact_win_distances_on_small_boards_against_minimax() {
             for _ in 0..12 {
                 let mut pos = bt(fen, diagonal);
                 loop {
-                    let moves = pos.moves();
+                    let moves = pos.rules().legal_moves();
                     pos.play(moves[rng.below(moves.len())]);
-                    if pos.outcome().is_some() {
+                    if pos.rules().outcome().is_some() {
                         break;
                     }
                     let score = Score::from_internal(search(pos, 9, 1).score);
-                    match (distance(pos, 5), score) {
+                    match (distance(*pos.rules(), 5), score) {
                         (Some(plies), _) => {
                             decided += 1;
                             assert_eq!(score, mate_in(plies), "{pos:?}");
@@ -209,7 +218,7 @@ fn exact_win_distances_on_small_boards_against_minimax() {
                             let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
                             assert!(plies > 5, "{pos:?}: {score:?}");
                             if plies <= 7 {
-                                assert_eq!(distance(pos, 7), Some(plies), "{pos:?}");
+                                assert_eq!(distance(*pos.rules(), 7), Some(plies), "{pos:?}");
                             }
                         }
                         (None, Score::Centipawns(_)) => open += 1,
@@ -258,12 +267,13 @@ fn table_scores_keep_win_distances_across_plies() {
 /// draw, and the same move without that history does not.
 #[test]
 fn a_repetition_in_doorbraak_scores_as_a_draw() {
-    let start = doorbraak::Position::startpos();
+    let start = doorbraak::Position::startpos(());
     let mut pos = start;
     let mut earlier = Vec::new();
     for text in ["a2b3", "a8b7", "b3a2", "b7a8"] {
-        earlier.push(pos.hash());
-        pos.play(pos.parse_move(text).unwrap());
+        earlier.push(pos.rules().hash());
+        let m = pos.parse_move(text).unwrap();
+        Rules::play(&mut pos, m);
     }
     assert_eq!(pos, start);
     let a2b3 = pos.parse_move("a2b3").unwrap();
@@ -345,7 +355,11 @@ fn mate_search_proves_the_suite_exactly() {
             assert!(moves == 1 || shorter == MateOutcome::NoWin, "{line}");
             let next = child(pos, pv[0]);
             if plies > 1 {
-                assert_eq!(distance(next, plies - 1), Some(plies as i32 - 1), "{line}");
+                assert_eq!(
+                    distance(*next.rules(), plies - 1),
+                    Some(plies as i32 - 1),
+                    "{line}"
+                );
             }
         } else {
             losses += 1;
@@ -368,20 +382,20 @@ fn mate_search_agrees_with_minimax_on_small_boards() {
             for _ in 0..10 {
                 let mut pos = bt(fen, diagonal);
                 loop {
-                    let moves = pos.moves();
+                    let moves = pos.rules().legal_moves();
                     pos.play(moves[rng.below(moves.len())]);
-                    if pos.outcome().is_some() {
+                    if pos.rules().outcome().is_some() {
                         break;
                     }
                     let wins_in = (1..=5)
                         .step_by(2)
-                        .find(|&plies| wins_within(pos, plies))
+                        .find(|&plies| wins_within(*pos.rules(), plies))
                         .map(|plies| plies.div_ceil(2));
                     match (prove(&pos, 3, &[], &control, &mut |_| {}), wins_in) {
                         (MateOutcome::Win { moves, line }, Some(expected)) => {
                             found += 1;
                             assert_eq!(moves, expected, "{pos:?}");
-                            assert!(pos.check_move(line[0]).is_ok());
+                            assert!(pos.rules().check_move(line[0]).is_ok());
                         }
                         (MateOutcome::NoWin, None) => none += 1,
                         (outcome, expected) => panic!("{pos:?}: {outcome:?}, minimax {expected:?}"),
@@ -398,12 +412,12 @@ fn mate_search_agrees_with_minimax_on_small_boards() {
 fn mate_search_in_doorbraak() {
     use super::mate::{MateOutcome, prove};
     let control = Control::new(None, None, None, false);
-    let win = doorbraak::Position::from_fen("4p/1Q3/1Q3/P4/5/5/5/5/5 w").unwrap();
+    let win = doorbraak::Position::from_fen("4p/1Q3/1Q3/P4/5/5/5/5/5 w", ()).unwrap();
     let MateOutcome::Win { moves, line } = prove(&win, 2, &[], &control, &mut |_| {}) else {
         panic!("no win found");
     };
     assert_eq!((moves, line[0].to_string()), (1, "a6b7".to_string()));
-    let start = doorbraak::Position::startpos();
+    let start = doorbraak::Position::startpos(());
     assert_eq!(
         prove(&start, 2, &[], &control, &mut |_| {}),
         MateOutcome::NoWin
@@ -416,7 +430,7 @@ fn a_stopped_mate_search_says_so() {
     use super::mate::{MateOutcome, prove};
     let control = Control::new(None, None, None, false);
     control.stop();
-    let pos = <breakthrough::Evaluated as RuleSet>::startpos(DiagonalStep::Free);
+    let pos = breakthrough::Evaluated::new(breakthrough::Position::startpos(DiagonalStep::Free));
     assert_eq!(
         prove(&pos, 5, &[], &control, &mut |_| {}),
         MateOutcome::Stopped { moves: 0 }

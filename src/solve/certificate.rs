@@ -20,6 +20,7 @@ use super::key;
 use super::knowledge::{self, Known};
 use super::table::Table;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Move, Position};
+use crate::rulesets::{Rules, SearchRules};
 
 const MAGIC: &str = "breakthrough-proof 2";
 const RECORD: usize = Position::BYTES + 2;
@@ -76,13 +77,6 @@ pub(crate) struct Verified {
     pub(crate) longest: u32,
 }
 
-fn variant_name(diagonal: DiagonalStep) -> &'static str {
-    match diagonal {
-        DiagonalStep::Free => "breakthrough",
-        DiagonalStep::CaptureOnly => "capture-only",
-    }
-}
-
 impl Certificate {
     /// The strategy for `winner` from `root`, read from the solver's table; positions
     /// whose proof the table has lost are proven again by `worker`.
@@ -115,7 +109,7 @@ impl Certificate {
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut out = format!(
             "{MAGIC}\nvariant {}\nfen {}\nwinner {}\npositions {}\n\n",
-            variant_name(self.root.diagonal_step()),
+            self.root.diagonal_step().name(),
             self.root.to_fen(),
             self.winner,
             self.moves.len()
@@ -154,11 +148,9 @@ impl Certificate {
                 .and_then(|rest| rest.strip_prefix(' '))
                 .ok_or(CertificateError::Header(name))
         };
-        let diagonal = match field(1, "variant")? {
-            "breakthrough" => DiagonalStep::Free,
-            "capture-only" => DiagonalStep::CaptureOnly,
-            other => return Err(CertificateError::Variant(other.to_string())),
-        };
+        let name = field(1, "variant")?;
+        let diagonal = DiagonalStep::from_name(name)
+            .ok_or_else(|| CertificateError::Variant(name.to_string()))?;
         let root = Position::from_fen(field(2, "fen")?, diagonal)
             .map_err(|e| CertificateError::Fen(e.to_string()))?;
         let winner = match field(3, "winner")? {
@@ -182,7 +174,7 @@ impl Certificate {
         let mut moves = HashMap::with_capacity(count);
         for (i, record) in body.chunks_exact(RECORD).enumerate() {
             let (key, m) = record.split_at(Position::BYTES);
-            let pos = Position::from_bytes(key, diagonal)
+            let pos = Position::unpack(key, diagonal)
                 .filter(|p| (p.files(), p.ranks()) == (root.files(), root.ranks()))
                 .ok_or(CertificateError::BadRecord(i))?;
             let m = Move::from_bits(u16::from_le_bytes([m[0], m[1]]))

@@ -18,6 +18,7 @@ use std::time::Instant;
 use super::key::Key;
 use super::knowledge::{self, Known};
 use super::table::{Entry, INF, Table};
+use crate::rulesets::SearchRules;
 use crate::rulesets::breakthrough::{MAX_MOVES, Move, Position};
 
 /// A child is searched until its numbers pass its best sibling's by this fraction (not
@@ -280,6 +281,7 @@ fn numbers(children: &[Child]) -> (u32, u32, usize, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rulesets::Rules;
     use crate::rulesets::breakthrough::DiagonalStep;
 
     #[test]

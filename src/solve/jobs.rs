@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::key::Key;
 use super::knowledge::{self, Known};
+use crate::rulesets::Rules;
 use crate::rulesets::breakthrough::{Color, Move, Position};
 
 /// What names a job's answer: the same for a position and its mirror image, which have
@@ -121,7 +122,7 @@ impl Merger<'_> {
 mod tests {
     use super::*;
     use crate::rulesets::breakthrough::{DiagonalStep, Geometry};
-    use crate::solve::{Settings, solve};
+    use crate::solve::{SolveOptions, solve};
     use std::sync::atomic::AtomicBool;
 
     #[test]
@@ -129,15 +130,15 @@ mod tests {
         for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
             for (files, ranks) in [(4, 4), (3, 5), (5, 4)] {
                 let root = Position::start(diagonal, Geometry::get(files, ranks).unwrap());
-                let whole = solve(root, &Settings::small(), &AtomicBool::new(false)).unwrap();
+                let whole = solve(root, &SolveOptions::small(), &AtomicBool::new(false)).unwrap();
                 for depth in 1..=3 {
                     let jobs = split(&root, depth);
                     assert!(!jobs.is_empty());
                     let answers: HashMap<u64, Option<Color>> = jobs
                         .iter()
                         .map(|job| {
-                            let s =
-                                solve(*job, &Settings::small(), &AtomicBool::new(false)).unwrap();
+                            let s = solve(*job, &SolveOptions::small(), &AtomicBool::new(false))
+                                .unwrap();
                             (job_key(job), s.winner)
                         })
                         .collect();
@@ -146,8 +147,11 @@ mod tests {
                     assert!(merged.open.is_empty());
                     if let Some(m) = merged.best {
                         // The merged move wins: its position is the winner's, by the solver.
-                        let after =
-                            solve(root.child(m), &Settings::small(), &AtomicBool::new(false));
+                        let after = solve(
+                            root.child(m),
+                            &SolveOptions::small(),
+                            &AtomicBool::new(false),
+                        );
                         assert_eq!(after.unwrap().winner, merged.winner);
                     }
                     // One answer missing: the merge cannot be sure of the root unless that

@@ -6,6 +6,7 @@
 //! The orientation the table keeps is that of the image with the smaller hash; a winning
 //! move is stored in it and turned back on reading ([`Key::orient`]).
 
+use crate::rulesets::Rules;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, mirror_files};
 
 /// Where a position's entry lives, and how to turn its move.
@@ -121,7 +122,7 @@ mod tests {
                     let known = seen.entry(Key::of(&pos).hash).or_insert(canonical.clone());
                     assert_eq!(*known, canonical);
                     let moves = pos.legal_moves();
-                    pos.play_unchecked(moves.as_slice()[rng.below(moves.len())]);
+                    pos.play(moves.as_slice()[rng.below(moves.len())]);
                 }
             }
         }

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use crate::rulesets::breakthrough::eval::evaluate;
 use crate::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, Square};
+use crate::rulesets::{Rules, SearchRules};
 
 /// A position settled without search, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -340,7 +341,7 @@ mod tests {
                             assert!(child.winning_move().is_some(), "{} {m}", pos.to_fen());
                             left_out += 1;
                         }
-                        pos.play_unchecked(moves[rng.below(moves.len())]);
+                        pos.play(moves[rng.below(moves.len())]);
                     }
                 }
             }

@@ -28,12 +28,16 @@ use key::Key;
 use table::Entry;
 pub(crate) use table::{Table, TableFileError};
 
+use crate::rulesets::Rules;
 use crate::rulesets::breakthrough::{Color, Move, Position};
+
+/// The position the solver proves: Breakthrough's, standard or capture-only.
+pub(crate) type SolverPosition = Position;
 use crate::search::tt::{TableError, available_megabytes};
 
 /// What a solve may use.
 #[derive(Clone, Debug)]
-pub(crate) struct Settings {
+pub(crate) struct SolveOptions {
     pub(crate) threads: usize,
     /// The table's size in MB; `None`: [`default_table_megabytes`], or a saved table's own.
     pub(crate) hash_megabytes: Option<usize>,
@@ -50,12 +54,12 @@ pub(crate) struct Settings {
     pub(crate) table_file: Option<PathBuf>,
 }
 
-impl Settings {
+impl SolveOptions {
     /// One thread, a 16 MB table, no limit and nothing extra: enough for the small boards
     /// of the tests.
     #[cfg(test)]
-    pub(crate) fn small() -> Settings {
-        Settings {
+    pub(crate) fn small() -> SolveOptions {
+        SolveOptions {
             threads: 1,
             hash_megabytes: Some(16),
             time_limit: None,
@@ -83,21 +87,20 @@ fn default_table_megabytes(root: &Position) -> usize {
 
 /// The value of one root move: who wins after it (`None`: not proven).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct MoveValue {
-    pub(crate) m: Move,
+pub(crate) struct MoveValue<M = Move> {
+    pub(crate) m: M,
     pub(crate) winner: Option<Color>,
 }
 
-/// What a solve found.
+/// What a solve found, its moves of type `M` (the solver's own, or the registry's).
 #[derive(Debug)]
-pub(crate) struct Solution {
-    pub(crate) root: Position,
+pub(crate) struct Solution<M = Move> {
     /// Who wins with perfect play; `None` when not proven within the limits.
     pub(crate) winner: Option<Color>,
     /// A winning move for the side to move, when it wins (and the game is not over).
-    pub(crate) best: Option<Move>,
+    pub(crate) best: Option<M>,
     /// With `all_moves`: every root move's value.
-    pub(crate) moves: Vec<MoveValue>,
+    pub(crate) moves: Vec<MoveValue<M>>,
     /// Proof and disproof numbers at the root at the end.
     pub(crate) numbers: (u32, u32),
     pub(crate) nodes: u64,
@@ -108,6 +111,31 @@ pub(crate) struct Solution {
     /// With a table file: whether the table was loaded from it, and why saving it failed.
     pub(crate) table_loaded: bool,
     pub(crate) table_save_error: Option<SolveError>,
+}
+
+impl<M> Solution<M> {
+    /// The same solution with its moves written as `f` makes them.
+    pub(crate) fn map_moves<N>(self, f: impl Fn(M) -> N) -> Solution<N> {
+        Solution {
+            winner: self.winner,
+            best: self.best.map(&f),
+            moves: self
+                .moves
+                .into_iter()
+                .map(|v| MoveValue {
+                    m: f(v.m),
+                    winner: v.winner,
+                })
+                .collect(),
+            numbers: self.numbers,
+            nodes: self.nodes,
+            seconds: self.seconds,
+            certificate: self.certificate,
+            certificate_seconds: self.certificate_seconds,
+            table_loaded: self.table_loaded,
+            table_save_error: self.table_save_error,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +154,7 @@ pub(crate) enum SolveError {
 /// Proves the value of `root`, within `settings`, until `stop` is set.
 pub(crate) fn solve(
     root: Position,
-    settings: &Settings,
+    settings: &SolveOptions,
     stop: &AtomicBool,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
@@ -149,7 +177,7 @@ pub(crate) fn solve(
         ),
     };
     // Setting up a large table takes seconds (8 GB: about 20): the limit includes them.
-    let settings = Settings {
+    let settings = SolveOptions {
         time_limit: settings.time_limit.map(|t| {
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
@@ -173,7 +201,7 @@ pub(crate) fn solve(
 pub(crate) fn solve_in(
     table: &Table,
     root: Position,
-    settings: &Settings,
+    settings: &SolveOptions,
     stop: &AtomicBool,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
@@ -217,7 +245,6 @@ pub(crate) fn solve_in(
         None
     };
     let mut solution = Solution {
-        root,
         winner,
         best,
         moves,
@@ -277,7 +304,7 @@ pub(crate) fn longest_line(
 fn solve_jobs(
     root: &Position,
     roots: &[(Move, Position)],
-    settings: &Settings,
+    settings: &SolveOptions,
     table: &Table,
     stop: Stop,
     nodes: &AtomicU64,

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::key::Key;
+use crate::rulesets::Rules;
 use crate::rulesets::breakthrough::{DiagonalStep, Position};
 use crate::search::tt::{TableError, available_megabytes};
 

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::knowledge::{self, Known};
 use super::*;
+use crate::rulesets::SearchRules;
 use crate::rulesets::breakthrough::{DiagonalStep, Geometry};
 use crate::util::rng::Rng;
 
@@ -48,12 +49,12 @@ fn wins_within(pos: &Position, plies: u32) -> bool {
     })
 }
 
-fn settings(threads: usize, all_moves: bool) -> Settings {
-    Settings {
+fn settings(threads: usize, all_moves: bool) -> SolveOptions {
+    SolveOptions {
         threads,
         all_moves,
         certificate: true,
-        ..Settings::small()
+        ..SolveOptions::small()
     }
 }
 
@@ -128,7 +129,7 @@ fn knowledge_agrees_with_minimax() {
                     if moves.is_empty() {
                         break;
                     }
-                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                    pos.play(moves[rng.below(moves.len())]);
                 }
                 let mut line = pos;
                 while line.outcome().is_none() {
@@ -158,7 +159,7 @@ fn knowledge_agrees_with_minimax() {
                         None => {}
                     }
                     let moves = line.legal_moves();
-                    line.play_unchecked(moves[rng.below(moves.len())]);
+                    line.play(moves[rng.below(moves.len())]);
                 }
             }
         }
@@ -184,7 +185,7 @@ fn the_checker_finds_every_win_within_three_plies() {
                     assert_eq!(plies == Some(1), wins_within(&pos, 1), "{pos:?}");
                     found[plies.map_or(0, |p| p as usize / 2 + 1)] += 1;
                     let moves = pos.legal_moves();
-                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                    pos.play(moves[rng.below(moves.len())]);
                 }
             }
         }
@@ -215,8 +216,7 @@ fn a_corrupted_proof_is_refused() {
     // A dozen records spread over the file.
     for r in (0..records).step_by(records.div_ceil(12)) {
         let at = header + r * (Position::BYTES + 2);
-        let pos =
-            Position::from_bytes(&bytes[at..at + Position::BYTES], DiagonalStep::Free).unwrap();
+        let pos = Position::unpack(&bytes[at..at + Position::BYTES], DiagonalStep::Free).unwrap();
         for &m in pos.legal_moves().iter() {
             let mut b = bytes.clone();
             b[at + Position::BYTES..at + Position::BYTES + 2]
@@ -243,7 +243,7 @@ fn a_corrupted_proof_is_refused() {
         .find_map(|r| {
             let at = header + r * (Position::BYTES + 2);
             let pos =
-                Position::from_bytes(&bytes[at..at + Position::BYTES], DiagonalStep::Free).unwrap();
+                Position::unpack(&bytes[at..at + Position::BYTES], DiagonalStep::Free).unwrap();
             let m = Move::from_bits(u16::from_le_bytes([
                 bytes[at + Position::BYTES],
                 bytes[at + Position::BYTES + 1],
@@ -300,14 +300,14 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     let dir = std::env::temp_dir().join(format!("bt-solve-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("4x4.table");
-    let with_file = Settings {
+    let with_file = SolveOptions {
         table_file: Some(path.clone()),
         hash_megabytes: Some(1),
-        ..Settings::small()
+        ..SolveOptions::small()
     };
     // Stopped by its time limit, the search leaves the root's numbers in the file.
     let big = Position::startpos(DiagonalStep::Free);
-    let stopped = Settings {
+    let stopped = SolveOptions {
         time_limit: Some(std::time::Duration::from_millis(100)),
         ..with_file.clone()
     };

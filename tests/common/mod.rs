@@ -7,6 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
+use breakthrough::rulesets::Rules;
 use breakthrough::rulesets::breakthrough::{
     DiagonalStep, Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS, Position,
 };
@@ -46,7 +47,7 @@ pub fn random_positions(seed: u64, games_per_start: usize) -> Vec<Position> {
                 if moves.is_empty() {
                     break;
                 }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
+                pos.play(moves[rng.below(moves.len())]);
             }
         }
     }

@@ -16,6 +16,7 @@ use super::rules::{
 pub(crate) use super::weights::FEATURES;
 use super::weights::{BREAKTHROUGH, CAPTURE_ONLY};
 use crate::rulesets::TermGroup;
+use crate::rulesets::{Rules, SearchRules};
 
 /// Feature layout: 28 piece-square features (distance to goal 1..=7 x file distance
 /// from the nearer edge 0..=3), 4 home-rank guards by edge distance, then the rest.
@@ -440,7 +441,7 @@ mod tests {
                             assert_eq!(evaluate(&pos), sum, "{}", pos.to_fen());
                             checked += 1;
                             let moves = pos.legal_moves();
-                            pos.play_unchecked(moves[rng.below(moves.len())]);
+                            pos.play(moves[rng.below(moves.len())]);
                         }
                     }
                 }
@@ -559,7 +560,7 @@ mod tests {
                     }
                     checked += 1;
                     let moves = pos.legal_moves();
-                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                    pos.play(moves[rng.below(moves.len())]);
                 }
             }
         }

@@ -7,8 +7,9 @@
 
 use std::sync::OnceLock;
 
-use super::rules::{Color, Move, Position, Square};
+use super::rules::{Color, Move, Position, Rules, Square};
 use crate::rulesets::nnue::{Accumulator, Network};
+use crate::rulesets::{Evaluate, TermGroup};
 
 /// Inputs of the network: two kinds of pawn on 64 squares.
 pub(crate) const INPUTS: usize = 128;
@@ -58,38 +59,40 @@ impl std::fmt::Debug for Evaluated {
 }
 
 impl Evaluated {
-    /// `pos` with the network built in for its rule set and board, if there is one.
-    pub(crate) fn new(pos: Position) -> Evaluated {
-        let mut evaluated = Evaluated {
-            pos,
-            net: None,
-            acc: [Accumulator([0; crate::rulesets::nnue::HIDDEN]); 2],
-        };
-        evaluated.use_network(built_in(&pos));
-        evaluated
-    }
-
-    /// Evaluates with `net` (`None`: by hand); refuses a network for another board or
-    /// with other inputs, and then evaluates by hand.
-    pub(crate) fn use_network(&mut self, net: Option<&'static Network>) -> bool {
-        let fits =
-            |n: &Network| n.inputs() == INPUTS && n.board() == (self.pos.files(), self.pos.ranks());
-        self.net = net.filter(|n| fits(n));
-        if let Some(net) = self.net {
-            self.acc = [Color::White, Color::Black].map(|p| accumulate(net, &self.pos, p));
-        }
-        self.net.is_some() || net.is_none()
-    }
-
     /// The accumulators, for tests.
     #[cfg(test)]
     pub(crate) fn accumulators(&self) -> [Accumulator; 2] {
         self.acc
     }
+}
+
+impl Evaluate for Evaluated {
+    type Rules = Position;
+
+    /// `pos` with the network built in for its rule set and board, if there is one.
+    fn new(pos: Position) -> Evaluated {
+        let mut evaluated = Evaluated {
+            pos,
+            net: None,
+            acc: [Accumulator([0; crate::rulesets::nnue::HIDDEN]); 2],
+        };
+        evaluated.set_network(built_in(&pos));
+        evaluated
+    }
+
+    #[inline]
+    fn rules(&self) -> &Position {
+        &self.pos
+    }
+
+    #[inline]
+    fn rules_mut(&mut self) -> &mut Position {
+        &mut self.pos
+    }
 
     /// Plays a legal move, updating the accumulators by the squares it changes.
     #[inline]
-    pub(crate) fn play(&mut self, m: Move) {
+    fn play(&mut self, m: Move) {
         if let Some(net) = self.net {
             let us = self.pos.side_to_move();
             let them = us.opponent();
@@ -103,13 +106,66 @@ impl Evaluated {
                 }
             }
         }
-        self.pos.play_unchecked(m);
+        self.pos.play(m);
     }
 
     #[inline]
-    pub(crate) fn network_eval(&self, net: &Network) -> i32 {
-        let us = self.pos.side_to_move();
-        net.evaluate(&self.acc[us.index()], &self.acc[us.opponent().index()])
+    fn evaluate(&self) -> i32 {
+        match self.net {
+            Some(net) => {
+                let us = self.pos.side_to_move();
+                net.evaluate(&self.acc[us.index()], &self.acc[us.opponent().index()])
+            }
+            None => super::eval::evaluate(&self.pos),
+        }
+    }
+
+    fn features(&self) -> Vec<i32> {
+        super::eval::features(&self.pos).to_vec()
+    }
+
+    fn weights(&self) -> &'static [i32] {
+        super::eval::weights(self.pos.diagonal_step())
+    }
+
+    const TERMS: &'static [TermGroup] = &super::eval::GROUPS;
+
+    fn material(&self, color: Color) -> (i32, i32) {
+        let mut pawns = self.pos.pawns(color);
+        let (mut count, mut advance) = (0, 0);
+        while pawns != 0 {
+            let square = Square::from_index(pawns.trailing_zeros() as u8);
+            pawns &= pawns - 1;
+            count += 1;
+            advance += i32::from(self.pos.ranks() - 1 - self.pos.steps_to_goal(color, square));
+        }
+        (count, advance)
+    }
+
+    const NETWORK_INPUTS: usize = INPUTS;
+
+    fn network_inputs(&self, perspective: Color, out: &mut Vec<u16>) {
+        inputs(&self.pos, perspective, out)
+    }
+
+    fn network(&self) -> Option<&'static Network> {
+        self.net
+    }
+
+    /// Evaluates with `net` (`None`: by hand); refuses a network for another board or
+    /// with other inputs, and then evaluates by hand.
+    fn set_network(&mut self, net: Option<&'static Network>) -> bool {
+        let fits =
+            |n: &Network| n.inputs() == INPUTS && n.board() == (self.pos.files(), self.pos.ranks());
+        self.net = net.filter(|n| fits(n));
+        if let Some(net) = self.net {
+            self.acc = [Color::White, Color::Black].map(|p| accumulate(net, &self.pos, p));
+        }
+        self.net.is_some() || net.is_none()
+    }
+
+    fn built_in_network(&self) -> Option<&'static Network> {
+        built_in(&self.pos)
     }
 }
 
@@ -139,7 +195,7 @@ pub(crate) fn accumulate(net: &Network, pos: &Position, perspective: Color) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rulesets::RuleSet;
+    use crate::rulesets::Evaluate;
     use crate::rulesets::breakthrough::DiagonalStep;
     use crate::rulesets::nnue::tests::random_network;
     use crate::util::rng::Rng;
@@ -154,14 +210,14 @@ mod tests {
         for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
             for _ in 0..40 {
                 let mut pos = Evaluated::new(Position::startpos(diagonal));
-                assert!(pos.use_network(Some(net)));
-                while pos.outcome().is_none() {
-                    let moves = pos.moves();
+                assert!(pos.set_network(Some(net)));
+                while pos.pos.outcome().is_none() {
+                    let moves = pos.pos.legal_moves();
                     pos.play(moves[rng.below(moves.len())]);
                     let fresh = [Color::White, Color::Black].map(|p| accumulate(net, &pos.pos, p));
                     assert_eq!(pos.accumulators(), fresh, "{:?}", pos.pos);
                     let mut again = pos;
-                    again.use_network(Some(net));
+                    again.set_network(Some(net));
                     assert_eq!(pos.evaluate(), again.evaluate());
                     checked += 1;
                 }
@@ -199,7 +255,7 @@ mod tests {
         let net: &'static Network = Box::leak(Box::new(random_network(6, INPUTS)));
         let small = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", DiagonalStep::Free).unwrap();
         let mut pos = Evaluated::new(small);
-        assert!(!pos.use_network(Some(net)));
+        assert!(!pos.set_network(Some(net)));
         assert!(pos.net.is_none());
         assert_eq!(pos.evaluate(), super::super::eval::evaluate(&small));
     }

@@ -9,6 +9,7 @@
 
 use super::rules::{Color, Position, SQUARES, Square};
 use super::weights::{DOORBRAAK, FEATURES};
+use crate::rulesets::Rules;
 use crate::rulesets::TermGroup;
 
 pub(crate) const STONES: usize = 0;
@@ -92,13 +93,13 @@ mod tests {
 
     #[test]
     fn start_is_balanced_but_for_tempo() {
-        assert_eq!(evaluate(&Position::startpos()), weights()[TEMPO]);
+        assert_eq!(evaluate(&Position::startpos(())), weights()[TEMPO]);
     }
 
     #[test]
     fn mirror_positions_score_the_same() {
-        let a = Position::from_fen("ppppp/ppp1p/5/5/5/1Q3/5/P1PPP/PPPPP w").unwrap();
-        let b = Position::from_fen("ppppp/p1ppp/5/1q3/5/5/5/PPP1P/PPPPP b").unwrap();
+        let a = Position::from_fen("ppppp/ppp1p/5/5/5/1Q3/5/P1PPP/PPPPP w", ()).unwrap();
+        let b = Position::from_fen("ppppp/p1ppp/5/1q3/5/5/5/PPP1P/PPPPP b", ()).unwrap();
         assert_eq!(evaluate(&a), evaluate(&b));
         assert!(
             evaluate(&a) > weights()[TEMPO],

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::{Color, EndReason, Outcome, RuleSet, TermGroup};
+use super::{Color, EndReason, Evaluate, Outcome, Rules, SearchRules, TermGroup};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Position {
@@ -42,7 +42,7 @@ pub(crate) enum MoveError {
     TooMany(u16),
 }
 
-impl RuleSet for Position {
+impl Rules for Position {
     type Move = Take;
     type Moves = Vec<Take>;
     type Config = ();
@@ -126,7 +126,7 @@ impl RuleSet for Position {
         u64::from(self.stones) * 2 + self.side.index() as u64
     }
 
-    fn moves(&self) -> Vec<Take> {
+    fn legal_moves(&self) -> Vec<Take> {
         (1..=self.stones.min(2)).map(Take).collect()
     }
 
@@ -143,17 +143,27 @@ impl RuleSet for Position {
         match depth {
             0 => 1,
             _ => self
-                .moves()
+                .legal_moves()
                 .iter()
                 .map(|&m| {
                     let mut child = *self;
-                    child.play(m);
+                    Rules::play(&mut child, m);
                     child.perft(depth - 1)
                 })
                 .sum(),
         }
     }
 
+    fn encode(m: Take) -> u16 {
+        m.0
+    }
+
+    fn decode(code: u16) -> Option<Take> {
+        (1..=2).contains(&code).then_some(Take(code))
+    }
+}
+
+impl SearchRules for Position {
     fn play_null(&mut self) {
         self.side = self.side.opponent();
     }
@@ -185,13 +195,21 @@ impl RuleSet for Position {
     fn steps_to_goal_after(&self, _m: Take) -> u8 {
         u8::MAX
     }
+}
 
-    fn encode(m: Take) -> u16 {
-        m.0
+impl Evaluate for Position {
+    type Rules = Position;
+
+    fn new(pos: Position) -> Position {
+        pos
     }
 
-    fn decode(code: u16) -> Option<Take> {
-        (1..=2).contains(&code).then_some(Take(code))
+    fn rules(&self) -> &Position {
+        self
+    }
+
+    fn rules_mut(&mut self) -> &mut Position {
+        self
     }
 
     fn evaluate(&self) -> i32 {

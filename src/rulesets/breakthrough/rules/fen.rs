@@ -9,7 +9,7 @@ use std::fmt;
 use super::geometry::{Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS};
 use super::position::Position;
 use super::types::{DiagonalStep, Square};
-use crate::rulesets::common::Color;
+use crate::rulesets::common::{Color, Rules};
 
 /// What is wrong with a FEN. Ranks are numbered as on the board (the first
 /// field of the FEN describes the highest rank); `column` counts characters
@@ -182,96 +182,83 @@ fn parse_board(board: &str) -> Result<(Vec<Row>, usize), FenError> {
     Ok((rows, width))
 }
 
-impl Position {
-    /// Reads a FEN; the board size comes from the FEN itself.
-    ///
-    /// ```
-    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, FenError, Position};
-    /// let pos = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", DiagonalStep::Free).unwrap();
-    /// assert_eq!((pos.files(), pos.ranks()), (5, 5));
-    /// assert_eq!(pos.to_fen(), "ppppp/ppppp/5/PPPPP/PPPPP w - - 0 1");
-    /// assert_eq!(
-    ///     Position::from_fen("ppppp/pppp/5/PPPPP/PPPPP w", DiagonalStep::Free),
-    ///     Err(FenError::RankTooShort { rank: 4, squares: 4, expected: 5 })
-    /// );
-    /// ```
-    pub fn from_fen(fen: &str, diagonal: DiagonalStep) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some(board) = fields.first() else {
-            return Err(FenError::Empty);
-        };
-        let (rows, files) = parse_board(board)?;
-        let side = match fields.get(1) {
-            None => return Err(FenError::MissingSideToMove),
-            Some(&"w") => Color::White,
-            Some(&"b") => Color::Black,
-            Some(other) => {
-                return Err(FenError::BadSideToMove {
-                    found: other.to_string(),
-                });
-            }
-        };
-        if fields.len() > 6 {
-            return Err(FenError::TooManyFields {
-                found: fields.len(),
+/// Reads a FEN ([`crate::rulesets::Rules::from_fen`]).
+pub(super) fn read(fen: &str, diagonal: DiagonalStep) -> Result<Position, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(board) = fields.first() else {
+        return Err(FenError::Empty);
+    };
+    let (rows, files) = parse_board(board)?;
+    let side = match fields.get(1) {
+        None => return Err(FenError::MissingSideToMove),
+        Some(&"w") => Color::White,
+        Some(&"b") => Color::Black,
+        Some(other) => {
+            return Err(FenError::BadSideToMove {
+                found: other.to_string(),
             });
         }
-        for (index, field) in fields.iter().enumerate().skip(2) {
-            let ok = if index < 4 {
-                *field == "-"
-            } else {
-                field.parse::<u32>().is_ok()
-            };
-            if !ok {
-                return Err(FenError::BadField {
-                    index: index + 1,
-                    found: field.to_string(),
-                });
-            }
-        }
-        let ranks = rows.len();
-        let geometry =
-            Geometry::get(files as u8, ranks as u8).expect("parse_board checked the size range");
-        let mut pawns = [0u64; 2];
-        for (i, row) in rows.iter().enumerate() {
-            let rank = (ranks - 1 - i) as u8;
-            for (file, cell) in row.iter().enumerate() {
-                if let Some(color) = cell {
-                    pawns[color.index()] |= Square::new(file as u8, rank).bit();
-                }
-            }
-        }
-        Ok(Position::from_parts(pawns, side, diagonal, geometry))
+    };
+    if fields.len() > 6 {
+        return Err(FenError::TooManyFields {
+            found: fields.len(),
+        });
     }
+    for (index, field) in fields.iter().enumerate().skip(2) {
+        let ok = if index < 4 {
+            *field == "-"
+        } else {
+            field.parse::<u32>().is_ok()
+        };
+        if !ok {
+            return Err(FenError::BadField {
+                index: index + 1,
+                found: field.to_string(),
+            });
+        }
+    }
+    let ranks = rows.len();
+    let geometry =
+        Geometry::get(files as u8, ranks as u8).expect("parse_board checked the size range");
+    let mut pawns = [0u64; 2];
+    for (i, row) in rows.iter().enumerate() {
+        let rank = (ranks - 1 - i) as u8;
+        for (file, cell) in row.iter().enumerate() {
+            if let Some(color) = cell {
+                pawns[color.index()] |= Square::new(file as u8, rank).bit();
+            }
+        }
+    }
+    Ok(Position::from_parts(pawns, side, diagonal, geometry))
+}
 
-    /// Writes the FEN as Fairy-Stockfish does, with `- - 0 1` at the end.
-    pub fn to_fen(&self) -> String {
-        let g = self.geometry();
-        let mut out = String::new();
-        for rank in (0..g.ranks).rev() {
-            let mut empty = 0;
-            for file in 0..g.files {
-                match self.pawn_at(Square::new(file, rank)) {
-                    None => empty += 1,
-                    Some(color) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        out.push(if color == Color::White { 'P' } else { 'p' });
+/// Writes the FEN as Fairy-Stockfish does, with `- - 0 1` at the end.
+pub(super) fn write(pos: &Position) -> String {
+    let g = pos.geometry();
+    let mut out = String::new();
+    for rank in (0..g.ranks).rev() {
+        let mut empty = 0;
+        for file in 0..g.files {
+            match pos.pawn_at(Square::new(file, rank)) {
+                None => empty += 1,
+                Some(color) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
                     }
+                    out.push(if color == Color::White { 'P' } else { 'p' });
                 }
             }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
         }
-        out.push(' ');
-        out.push(self.side_to_move().fen_char());
-        out.push_str(" - - 0 1");
-        out
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
     }
+    out.push(' ');
+    out.push(pos.side_to_move().fen_char());
+    out.push_str(" - - 0 1");
+    out
 }

@@ -10,10 +10,9 @@ mod position;
 mod types;
 mod zobrist;
 
-pub use crate::rulesets::common::{Color, EndReason, Outcome};
+pub use crate::rulesets::common::{Color, EndReason, Outcome, Rules, SearchRules};
 pub use fen::FenError;
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, MIN_FILES, MIN_RANKS};
-pub use perft::perft;
 pub use position::{MAX_MOVES, MoveError, MoveList, Position, mirror_files};
 pub use types::{DiagonalStep, Move, Square};
 

@@ -5,10 +5,10 @@
 use super::geometry::Geometry;
 use super::position::{Position, step_targets};
 use super::types::DiagonalStep;
-use crate::rulesets::common::Color;
+use crate::rulesets::common::{Color, Rules};
 
 /// Leaves at `depth` below `pos`, single-threaded.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub(super) fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(),

@@ -3,10 +3,12 @@
 
 use std::fmt;
 
+use super::fen::{self, FenError};
 use super::geometry::Geometry;
+use super::perft;
 use super::types::{DiagonalStep, Move, Square};
 use super::zobrist;
-use crate::rulesets::common::{Color, EndReason, Outcome};
+use crate::rulesets::common::{Color, EndReason, Outcome, Rules, SearchRules};
 
 /// Upper bound on the moves of one position. White pawns stand on at most 7 ranks
 /// (one on rank 8 ends the game), so straight steps reach at most 56 squares and
@@ -169,6 +171,7 @@ pub fn mirror_files(bb: u64, files: u8) -> u64 {
 /// A Breakthrough position on any board from 3x4 to 8x8, in either rule set.
 ///
 /// ```
+/// use breakthrough::rulesets::Rules;
 /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
 /// let mut pos = Position::startpos(DiagonalStep::Free);
 /// assert_eq!(pos.legal_moves().len(), 22);
@@ -203,11 +206,6 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    /// The 8x8 start position.
-    pub fn startpos(diagonal: DiagonalStep) -> Position {
-        Position::start(diagonal, Geometry::standard())
-    }
-
     /// The start position of any supported board: each side fills its first two ranks.
     pub fn start(diagonal: DiagonalStep, geometry: &'static Geometry) -> Position {
         Position::from_parts(geometry.home, Color::White, diagonal, geometry)
@@ -230,11 +228,6 @@ impl Position {
         };
         pos.hash = pos.hash_from_scratch();
         pos
-    }
-
-    #[inline]
-    pub fn side_to_move(&self) -> Color {
-        self.side
     }
 
     /// Where diagonal steps may go: the rule set.
@@ -270,7 +263,7 @@ impl Position {
     /// Moves `color` has made at least to reach this position: every move steps one pawn
     /// one rank forward, and a pawn beyond its side's second rank took a step for each rank
     /// past it. Captured pawns' steps are not seen, so this is a lower bound.
-    pub fn moves_made_at_least(&self, color: Color) -> u64 {
+    pub fn moves_made_by(&self, color: Color) -> u64 {
         let from_second_rank = self.geometry.ranks - 2;
         let mut pawns = self.pawns(color);
         let mut steps = 0;
@@ -302,12 +295,6 @@ impl Position {
         } else {
             None
         }
-    }
-
-    /// The Zobrist hash, kept up to date by every move.
-    #[inline]
-    pub fn hash(&self) -> u64 {
-        self.hash
     }
 
     /// The hash computed from nothing; equals [`Position::hash`] (tests check this).
@@ -352,17 +339,11 @@ impl Position {
         }
     }
 
-    /// Every legal move. Empty when the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.push_moves_onto(!0, &mut list);
-        list
-    }
-
     /// The legal moves onto `squares` (a bitboard, bit `8 * rank + file`), in the order of
     /// [`Self::legal_moves`]: the moves to one rank, or onto one square.
     ///
     /// ```
+    /// use breakthrough::rulesets::Rules;
     /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
     /// let pos = Position::from_fen("5/5/2p2/1P1P1/5 w", DiagonalStep::Free).unwrap();
     /// let c3 = pos.parse_move("b2c3").unwrap().to();
@@ -380,6 +361,7 @@ impl Position {
     /// [`Self::legal_moves`]: for searches that try captures before other moves.
     ///
     /// ```
+    /// use breakthrough::rulesets::Rules;
     /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
     /// let pos = Position::from_fen("5/5/2p2/1P1P1/5 w", DiagonalStep::Free).unwrap();
     /// let moves = pos.legal_moves_captures_first();
@@ -438,9 +420,331 @@ impl Position {
         (a | b | c) & self.geometry.goal[color.index()]
     }
 
+    /// The squares pawns of `color` attack: where they could capture an enemy pawn.
+    #[inline]
+    pub fn attacks(&self, color: Color) -> u64 {
+        let g = self.geometry;
+        let pawns = self.pawns[color.index()];
+        let attacks = match color {
+            Color::White => ((pawns & g.not_first_file) << 7) | ((pawns & g.not_last_file) << 9),
+            Color::Black => ((pawns & g.not_first_file) >> 9) | ((pawns & g.not_last_file) >> 7),
+        };
+        attacks & g.board
+    }
+
+    /// True if the move is a capture in this position.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.pawns[self.side.opponent().index()] & m.to().bit() != 0
+    }
+
+    /// Reads `a2a3`-style text as a legal move of this position.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = Move::from_uci(text)?;
+        self.check_move(m)?;
+        Ok(m)
+    }
+
+    /// Plays `m` if it is legal; otherwise leaves the position unchanged and says why.
+    pub fn try_play(&mut self, m: Move) -> Result<(), MoveError> {
+        self.check_move(m)?;
+        self.play(m);
+        Ok(())
+    }
+
+    /// The position after `m` (copy-make).
+    #[inline]
+    pub fn child(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play(m);
+        next
+    }
+
+    /// The position reflected across the board's middle file: the rules are symmetric, so
+    /// it has the same value, with every move [`Move::mirrored`].
+    ///
+    /// ```
+    /// use breakthrough::rulesets::Rules;
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+    /// let pos = Position::from_fen("5/1p3/5/P4/5 w", DiagonalStep::Free).unwrap();
+    /// assert_eq!(pos.mirrored().to_fen(), "5/3p1/5/4P/5 w - - 0 1");
+    /// let m = pos.parse_move("a2b3").unwrap();
+    /// assert_eq!(m.mirrored(5).to_string(), "e2d3");
+    /// ```
+    pub fn mirrored(&self) -> Position {
+        let files = self.geometry.files;
+        Position::from_parts(
+            self.pawns.map(|bb| mirror_files(bb, files)),
+            self.side,
+            self.diagonal,
+            self.geometry,
+        )
+    }
+
+    /// True when the position is its own mirror image (as the start is): each move and
+    /// its mirror image lead to positions of the same value.
+    pub fn is_symmetric(&self) -> bool {
+        let files = self.geometry.files;
+        self.pawns.iter().all(|&bb| mirror_files(bb, files) == bb)
+    }
+}
+
+impl Position {
+    /// Bytes of a packed position ([`Rules::pack`]).
+    pub const BYTES: usize = 18;
+
+    /// The packed form ([`Rules::pack`]) as an array: White's and Black's bitboards
+    /// (little-endian), the side to move (0 White, 1 Black), and the board size (`files <<
+    /// 4 | ranks`). The rule set is not in it: files say it once for all their positions.
+    pub fn to_bytes(&self) -> [u8; Position::BYTES] {
+        let mut bytes = [0u8; Position::BYTES];
+        bytes[..8].copy_from_slice(&self.pawns[0].to_le_bytes());
+        bytes[8..16].copy_from_slice(&self.pawns[1].to_le_bytes());
+        bytes[16] = self.side.index() as u8;
+        bytes[17] = self.geometry.files << 4 | self.geometry.ranks;
+        bytes
+    }
+}
+
+impl Rules for Position {
+    type Move = Move;
+    type Moves = MoveList;
+    type Config = DiagonalStep;
+    type FenError = FenError;
+    type MoveError = MoveError;
+
+    const PACKED_BYTES: usize = Position::BYTES;
+
+    /// The 8x8 start position.
+    fn startpos(diagonal: DiagonalStep) -> Position {
+        Position::start(diagonal, Geometry::standard())
+    }
+
+    fn start_on_board(diagonal: DiagonalStep, files: u8, ranks: u8) -> Option<Position> {
+        Geometry::get(files, ranks).map(|g| Position::start(diagonal, g))
+    }
+
+    /// Reads a FEN; the board size comes from the FEN itself.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::Rules;
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, FenError, Position};
+    /// let pos = Position::from_fen("ppppp/ppppp/5/PPPPP/PPPPP w", DiagonalStep::Free).unwrap();
+    /// assert_eq!((pos.files(), pos.ranks()), (5, 5));
+    /// assert_eq!(pos.to_fen(), "ppppp/ppppp/5/PPPPP/PPPPP w - - 0 1");
+    /// assert_eq!(
+    ///     Position::from_fen("ppppp/pppp/5/PPPPP/PPPPP w", DiagonalStep::Free),
+    ///     Err(FenError::RankTooShort { rank: 4, squares: 4, expected: 5 })
+    /// );
+    /// ```
+    fn from_fen(fen: &str, diagonal: DiagonalStep) -> Result<Position, FenError> {
+        fen::read(fen, diagonal)
+    }
+
+    /// Writes the FEN as Fairy-Stockfish does, with `- - 0 1` at the end.
+    fn to_fen(&self) -> String {
+        fen::write(self)
+    }
+
+    /// A text diagram with files and ranks labelled, White at the bottom.
+    fn diagram(&self) -> String {
+        let g = self.geometry;
+        let mut out = String::new();
+        let border = format!(" +{}\n", "---+".repeat(g.files as usize));
+        for rank in (0..g.ranks).rev() {
+            out.push_str(&border);
+            out.push(' ');
+            for file in 0..g.files {
+                let c = match self.pawn_at(Square::new(file, rank)) {
+                    Some(Color::White) => 'P',
+                    Some(Color::Black) => 'p',
+                    None => ' ',
+                };
+                out.push_str(&format!("| {c} "));
+            }
+            out.push_str(&format!("| {}\n", rank + 1));
+        }
+        out.push_str(&border);
+        out.push(' ');
+        for file in 0..g.files {
+            out.push_str(&format!("  {} ", (b'a' + file) as char));
+        }
+        out.push('\n');
+        out
+    }
+
+    fn board(&self) -> (u8, u8) {
+        (self.geometry.files, self.geometry.ranks)
+    }
+
+    fn pack(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_bytes());
+    }
+
+    /// The position of [`Rules::pack`]; `None` for bytes no position gives.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::Rules;
+    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
+    /// let pos = Position::startpos(DiagonalStep::Free);
+    /// let mut bytes = Vec::new();
+    /// pos.pack(&mut bytes);
+    /// assert_eq!(Position::unpack(&bytes, DiagonalStep::Free), Some(pos));
+    /// assert_eq!(Position::unpack(&[0xff; 18], DiagonalStep::Free), None);
+    /// ```
+    fn unpack(bytes: &[u8], diagonal: DiagonalStep) -> Option<Position> {
+        let bytes: &[u8; Position::BYTES] = bytes.try_into().ok()?;
+        let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
+        let (white, black) = (word(0), word(8));
+        let side = match bytes[16] {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => return None,
+        };
+        let geometry = Geometry::get(bytes[17] >> 4, bytes[17] & 15)?;
+        let fits = (white | black) & !geometry.board == 0 && white & black == 0;
+        fits.then(|| Position::from_parts([white, black], side, diagonal, geometry))
+    }
+
+    fn read_move(text: &str) -> Result<Move, MoveError> {
+        Move::from_uci(text)
+    }
+
+    /// Checks a move against the rules, saying why it is illegal.
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        let g = self.geometry;
+        if self.goal_reached() {
+            return Err(MoveError::GameOver);
+        }
+        for square in [m.from(), m.to()] {
+            if g.board & square.bit() == 0 {
+                return Err(MoveError::OffBoard(square));
+            }
+        }
+        match self.pawn_at(m.from()) {
+            None => return Err(MoveError::NoPawn(m.from())),
+            Some(c) if c != self.side => return Err(MoveError::NotYourPawn(m.from())),
+            Some(_) => {}
+        }
+        let forward: i8 = if self.side == Color::White { 1 } else { -1 };
+        let rank_step = m.to().rank() as i8 - m.from().rank() as i8;
+        let file_step = m.to().file() as i8 - m.from().file() as i8;
+        if rank_step != forward || file_step.abs() > 1 {
+            return Err(MoveError::NotAForwardStep(m));
+        }
+        let target = self.pawn_at(m.to());
+        if file_step == 0 {
+            if target.is_some() {
+                return Err(MoveError::Blocked(m));
+            }
+        } else if target == Some(self.side) {
+            return Err(MoveError::OwnPawn(m));
+        } else if target.is_none() && self.diagonal == DiagonalStep::CaptureOnly {
+            return Err(MoveError::DiagonalWithoutCapture(m));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn encode(m: Move) -> u16 {
+        m.to_bits()
+    }
+
+    #[inline]
+    fn decode(code: u16) -> Option<Move> {
+        Move::from_bits(code)
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist hash, kept up to date by every move.
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Every legal move. Empty when the game is over.
+    fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.push_moves_onto(!0, &mut list);
+        list
+    }
+
+    /// Plays a move known to be legal (one from [`Rules::legal_moves`]).
+    /// An illegal move leaves a meaningless position but never panics.
+    #[inline]
+    fn play(&mut self, m: Move) {
+        let us = self.side.index();
+        let them = 1 - us;
+        let (from, to) = (m.from(), m.to());
+        let to_bit = to.bit();
+        self.pawns[us] ^= from.bit() | to_bit;
+        self.hash ^= zobrist::pawn_key(us, from.index())
+            ^ zobrist::pawn_key(us, to.index())
+            ^ zobrist::black_to_move_key();
+        if self.pawns[them] & to_bit != 0 {
+            self.pawns[them] ^= to_bit;
+            self.hash ^= zobrist::pawn_key(them, to.index());
+        }
+        self.side = self.side.opponent();
+    }
+
+    /// The result, if the game is over. The side to move is the loser in every
+    /// case but one: a FEN may put the side to move's own pawn on its goal rank.
+    fn outcome(&self) -> Option<Outcome> {
+        let us = self.side;
+        let them = us.opponent();
+        let g = self.geometry;
+        let win = |winner, reason| Some(Outcome::win(winner, reason));
+        if self.pawns[them.index()] & g.goal[them.index()] != 0 {
+            return win(them, EndReason::GoalReached);
+        }
+        if self.pawns[us.index()] & g.goal[us.index()] != 0 {
+            return win(us, EndReason::GoalReached);
+        }
+        if self.pawns[us.index()] == 0 {
+            return win(them, EndReason::NoPieces);
+        }
+        if self.pawns[them.index()] == 0 {
+            return win(us, EndReason::NoPieces);
+        }
+        if self.count_legal_moves() == 0 {
+            return win(them, EndReason::NoMoves);
+        }
+        None
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn moves_made_at_least(&self) -> u64 {
+        self.moves_made_by(self.side)
+    }
+}
+
+impl SearchRules for Position {
+    /// Passes the turn without moving (a "null move", for search pruning only: it is
+    /// not a legal move in Breakthrough).
+    #[inline]
+    fn play_null(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::black_to_move_key();
+    }
+
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        // Capture-only positions often hinge on running out of moves; there a pass
+        // would be a move the rules do not allow, and the test would lie.
+        self.diagonal == DiagonalStep::Free
+    }
+
     /// A move that wins at once (reaches the goal rank, or captures the last enemy
     /// pawn), if the side to move has one.
-    pub fn winning_move(&self) -> Option<Move> {
+    fn winning_move(&self) -> Option<Move> {
         if self.goal_reached() {
             return None;
         }
@@ -462,7 +766,7 @@ impl Position {
     /// goal onto a square no enemy pawn attacks, when the opponent cannot win at once
     /// in reply: such a pawn can always step on (diagonal steps need no capture), so
     /// only capturing it could stop it. `None` if there is an immediate win (take that).
-    pub fn win_in_two(&self) -> Option<Move> {
+    fn win_in_two(&self) -> Option<Move> {
         if self.diagonal != DiagonalStep::Free || self.goal_reached() {
             return None;
         }
@@ -499,230 +803,30 @@ impl Position {
         None
     }
 
-    /// The squares pawns of `color` attack: where they could capture an enemy pawn.
-    #[inline]
-    pub fn attacks(&self, color: Color) -> u64 {
-        let g = self.geometry;
-        let pawns = self.pawns[color.index()];
-        let attacks = match color {
-            Color::White => ((pawns & g.not_first_file) << 7) | ((pawns & g.not_last_file) << 9),
-            Color::Black => ((pawns & g.not_first_file) >> 9) | ((pawns & g.not_last_file) >> 7),
-        };
-        attacks & g.board
-    }
-
     /// True if the side not to move would win at once if it were its turn:
     /// a threat the side to move must answer now.
     #[inline]
-    pub fn opponent_threatens_win(&self) -> bool {
+    fn opponent_threatens_win(&self) -> bool {
         self.goal_steps(self.side.opponent()) != 0
     }
 
-    /// True if the move is a capture in this position.
     #[inline]
-    pub fn is_capture(&self, m: Move) -> bool {
-        self.pawns[self.side.opponent().index()] & m.to().bit() != 0
+    fn is_tactical(&self, m: Move) -> bool {
+        self.is_capture(m)
     }
 
-    /// The result, if the game is over. The side to move is the loser in every
-    /// case but one: a FEN may put the side to move's own pawn on its goal rank.
-    pub fn outcome(&self) -> Option<Outcome> {
-        let us = self.side;
-        let them = us.opponent();
-        let g = self.geometry;
-        let win = |winner, reason| Some(Outcome::win(winner, reason));
-        if self.pawns[them.index()] & g.goal[them.index()] != 0 {
-            return win(them, EndReason::GoalReached);
-        }
-        if self.pawns[us.index()] & g.goal[us.index()] != 0 {
-            return win(us, EndReason::GoalReached);
-        }
-        if self.pawns[us.index()] == 0 {
-            return win(them, EndReason::NoPieces);
-        }
-        if self.pawns[them.index()] == 0 {
-            return win(us, EndReason::NoPieces);
-        }
-        if self.count_legal_moves() == 0 {
-            return win(them, EndReason::NoMoves);
-        }
-        None
-    }
-
-    /// Checks a move against the rules, saying why it is illegal.
-    pub fn check_move(&self, m: Move) -> Result<(), MoveError> {
-        let g = self.geometry;
-        if self.goal_reached() {
-            return Err(MoveError::GameOver);
-        }
-        for square in [m.from(), m.to()] {
-            if g.board & square.bit() == 0 {
-                return Err(MoveError::OffBoard(square));
-            }
-        }
-        match self.pawn_at(m.from()) {
-            None => return Err(MoveError::NoPawn(m.from())),
-            Some(c) if c != self.side => return Err(MoveError::NotYourPawn(m.from())),
-            Some(_) => {}
-        }
-        let forward: i8 = if self.side == Color::White { 1 } else { -1 };
-        let rank_step = m.to().rank() as i8 - m.from().rank() as i8;
-        let file_step = m.to().file() as i8 - m.from().file() as i8;
-        if rank_step != forward || file_step.abs() > 1 {
-            return Err(MoveError::NotAForwardStep(m));
-        }
-        let target = self.pawn_at(m.to());
-        if file_step == 0 {
-            if target.is_some() {
-                return Err(MoveError::Blocked(m));
-            }
-        } else if target == Some(self.side) {
-            return Err(MoveError::OwnPawn(m));
-        } else if target.is_none() && self.diagonal == DiagonalStep::CaptureOnly {
-            return Err(MoveError::DiagonalWithoutCapture(m));
-        }
-        Ok(())
-    }
-
-    /// Reads `a2a3`-style text as a legal move of this position.
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let m = Move::from_uci(text)?;
-        self.check_move(m)?;
-        Ok(m)
-    }
-
-    /// Plays `m` if it is legal; otherwise leaves the position unchanged and says why.
-    pub fn try_play(&mut self, m: Move) -> Result<(), MoveError> {
-        self.check_move(m)?;
-        self.play_unchecked(m);
-        Ok(())
-    }
-
-    /// Passes the turn without moving (a "null move", for search pruning only: it is
-    /// not a legal move in Breakthrough).
     #[inline]
-    pub fn play_null(&mut self) {
-        self.side = self.side.opponent();
-        self.hash ^= zobrist::black_to_move_key();
+    fn tactical_order(&self, m: Move) -> i32 {
+        // Take the enemy pawn nearest to our home rank first: it is the most dangerous.
+        let rank = m.to().rank() as i32;
+        match self.side {
+            Color::White => 8 - rank,
+            Color::Black => rank,
+        }
     }
 
-    /// Plays a move known to be legal (one from [`Position::legal_moves`]).
-    /// An illegal move leaves a meaningless position but never panics.
     #[inline]
-    pub fn play_unchecked(&mut self, m: Move) {
-        let us = self.side.index();
-        let them = 1 - us;
-        let (from, to) = (m.from(), m.to());
-        let to_bit = to.bit();
-        self.pawns[us] ^= from.bit() | to_bit;
-        self.hash ^= zobrist::pawn_key(us, from.index())
-            ^ zobrist::pawn_key(us, to.index())
-            ^ zobrist::black_to_move_key();
-        if self.pawns[them] & to_bit != 0 {
-            self.pawns[them] ^= to_bit;
-            self.hash ^= zobrist::pawn_key(them, to.index());
-        }
-        self.side = self.side.opponent();
-    }
-
-    /// The position after `m` (copy-make).
-    #[inline]
-    pub fn child(&self, m: Move) -> Position {
-        let mut next = *self;
-        next.play_unchecked(m);
-        next
-    }
-
-    /// The position reflected across the board's middle file: the rules are symmetric, so
-    /// it has the same value, with every move [`Move::mirrored`].
-    ///
-    /// ```
-    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
-    /// let pos = Position::from_fen("5/1p3/5/P4/5 w", DiagonalStep::Free).unwrap();
-    /// assert_eq!(pos.mirrored().to_fen(), "5/3p1/5/4P/5 w - - 0 1");
-    /// let m = pos.parse_move("a2b3").unwrap();
-    /// assert_eq!(m.mirrored(5).to_string(), "e2d3");
-    /// ```
-    pub fn mirrored(&self) -> Position {
-        let files = self.geometry.files;
-        Position::from_parts(
-            self.pawns.map(|bb| mirror_files(bb, files)),
-            self.side,
-            self.diagonal,
-            self.geometry,
-        )
-    }
-
-    /// True when the position is its own mirror image (as the start is): each move and
-    /// its mirror image lead to positions of the same value.
-    pub fn is_symmetric(&self) -> bool {
-        let files = self.geometry.files;
-        self.pawns.iter().all(|&bb| mirror_files(bb, files) == bb)
-    }
-
-    /// A text diagram with files and ranks labelled, White at the bottom.
-    pub fn diagram(&self) -> String {
-        let g = self.geometry;
-        let mut out = String::new();
-        let border = format!(" +{}\n", "---+".repeat(g.files as usize));
-        for rank in (0..g.ranks).rev() {
-            out.push_str(&border);
-            out.push(' ');
-            for file in 0..g.files {
-                let c = match self.pawn_at(Square::new(file, rank)) {
-                    Some(Color::White) => 'P',
-                    Some(Color::Black) => 'p',
-                    None => ' ',
-                };
-                out.push_str(&format!("| {c} "));
-            }
-            out.push_str(&format!("| {}\n", rank + 1));
-        }
-        out.push_str(&border);
-        out.push(' ');
-        for file in 0..g.files {
-            out.push_str(&format!("  {} ", (b'a' + file) as char));
-        }
-        out.push('\n');
-        out
-    }
-}
-
-impl Position {
-    /// Bytes in [`Position::to_bytes`].
-    pub const BYTES: usize = 18;
-
-    /// A compact form for data files: White's and Black's bitboards (little-endian), the
-    /// side to move (0 White, 1 Black), and the board size (`files << 4 | ranks`). The
-    /// rule set is not in it: files say it once for all their positions.
-    pub fn to_bytes(&self) -> [u8; Position::BYTES] {
-        let mut out = [0u8; Position::BYTES];
-        out[..8].copy_from_slice(&self.pawns[0].to_le_bytes());
-        out[8..16].copy_from_slice(&self.pawns[1].to_le_bytes());
-        out[16] = self.side.index() as u8;
-        out[17] = self.geometry.files << 4 | self.geometry.ranks;
-        out
-    }
-
-    /// The position of [`Position::to_bytes`]; `None` for bytes no position gives.
-    ///
-    /// ```
-    /// use breakthrough::rulesets::breakthrough::{DiagonalStep, Position};
-    /// let pos = Position::startpos(DiagonalStep::Free);
-    /// assert_eq!(Position::from_bytes(&pos.to_bytes(), DiagonalStep::Free), Some(pos));
-    /// assert_eq!(Position::from_bytes(&[0xff; 18], DiagonalStep::Free), None);
-    /// ```
-    pub fn from_bytes(bytes: &[u8], diagonal: DiagonalStep) -> Option<Position> {
-        let bytes: &[u8; Position::BYTES] = bytes.try_into().ok()?;
-        let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap_or([0; 8]));
-        let (white, black) = (word(0), word(8));
-        let side = match bytes[16] {
-            0 => Color::White,
-            1 => Color::Black,
-            _ => return None,
-        };
-        let geometry = Geometry::get(bytes[17] >> 4, bytes[17] & 15)?;
-        let fits = (white | black) & !geometry.board == 0 && white & black == 0;
-        fits.then(|| Position::from_parts([white, black], side, diagonal, geometry))
+    fn steps_to_goal_after(&self, m: Move) -> u8 {
+        self.steps_to_goal(self.side, m.to())
     }
 }

@@ -145,3 +145,22 @@ pub enum DiagonalStep {
     /// Capture-only Breakthrough: a diagonal step must capture.
     CaptureOnly,
 }
+
+impl DiagonalStep {
+    /// Both rules.
+    pub const ALL: [DiagonalStep; 2] = [DiagonalStep::Free, DiagonalStep::CaptureOnly];
+
+    /// The rule set's name, as files written by the solver give it (the registry's
+    /// name of the same rule set).
+    pub const fn name(self) -> &'static str {
+        match self {
+            DiagonalStep::Free => "breakthrough",
+            DiagonalStep::CaptureOnly => "capture-only",
+        }
+    }
+
+    /// The rule of [`DiagonalStep::name`].
+    pub fn from_name(name: &str) -> Option<DiagonalStep> {
+        DiagonalStep::ALL.into_iter().find(|d| d.name() == name)
+    }
+}

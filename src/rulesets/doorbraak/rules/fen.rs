@@ -7,7 +7,7 @@ use std::fmt;
 
 use super::position::Position;
 use super::types::{FILES, RANKS, Square};
-use crate::rulesets::common::Color;
+use crate::rulesets::common::{Color, Rules};
 
 /// What is wrong with a Doorbraak FEN. Ranks are numbered as on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,137 +93,128 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-impl Position {
-    /// Reads a Doorbraak FEN.
-    ///
-    /// ```
-    /// use breakthrough::rulesets::doorbraak::{Position, START_FEN};
-    /// assert_eq!(Position::from_fen(START_FEN).unwrap(), Position::startpos());
-    /// assert!(Position::from_fen("qpppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w").is_err()); // stack on a9
-    /// ```
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let Some(board) = fields.first() else {
-            return Err(FenError::Empty);
-        };
-        if fields.len() > 3 {
-            return Err(FenError::TooManyFields {
-                found: fields.len(),
+/// Reads a Doorbraak FEN ([`crate::rulesets::Rules::from_fen`]).
+pub(super) fn read(fen: &str) -> Result<Position, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(board) = fields.first() else {
+        return Err(FenError::Empty);
+    };
+    if fields.len() > 3 {
+        return Err(FenError::TooManyFields {
+            found: fields.len(),
+        });
+    }
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != RANKS as usize {
+        return Err(FenError::WrongRankCount { found: rows.len() });
+    }
+    let (mut one, mut two) = ([0u64; 2], [0u64; 2]);
+    for (i, row) in rows.iter().enumerate() {
+        let rank = RANKS as usize - i;
+        let mut file = 0usize;
+        let mut after_digit = false;
+        for ch in row.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if after_digit || d == 0 || d > FILES as u32 {
+                    return Err(FenError::BadEmptyCount { rank });
+                }
+                file += d as usize;
+                after_digit = true;
+                continue;
+            }
+            after_digit = false;
+            let (color, stones) = match ch {
+                'P' => (Color::White, 1),
+                'Q' => (Color::White, 2),
+                'p' => (Color::Black, 1),
+                'q' => (Color::Black, 2),
+                _ => return Err(FenError::UnknownCharacter { ch, rank }),
+            };
+            if file < FILES as usize {
+                let square = Square::at(file as i8, rank as i8 - 1).expect("file and rank checked");
+                if stones == 2 && square.is_edge() {
+                    return Err(FenError::StackOnEdge { square });
+                }
+                let board = if stones == 1 { &mut one } else { &mut two };
+                board[color.index()] |= square.bit();
+            }
+            file += 1;
+        }
+        if file != FILES as usize {
+            return Err(FenError::WrongRankWidth {
+                rank,
+                squares: file,
             });
         }
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != RANKS as usize {
-            return Err(FenError::WrongRankCount { found: rows.len() });
+    }
+    let side = match fields.get(1) {
+        None => return Err(FenError::MissingSideToMove),
+        Some(&"w") => Color::White,
+        Some(&"b") => Color::Black,
+        Some(other) => {
+            return Err(FenError::BadSideToMove {
+                found: other.to_string(),
+            });
         }
-        let (mut one, mut two) = ([0u64; 2], [0u64; 2]);
-        for (i, row) in rows.iter().enumerate() {
-            let rank = RANKS as usize - i;
-            let mut file = 0usize;
-            let mut after_digit = false;
-            for ch in row.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if after_digit || d == 0 || d > FILES as u32 {
-                        return Err(FenError::BadEmptyCount { rank });
-                    }
-                    file += d as usize;
-                    after_digit = true;
+    };
+    let passes = match fields.get(2) {
+        None => 0,
+        Some(text) => match text.parse::<u8>() {
+            Ok(n) if n <= 2 => n,
+            _ => {
+                return Err(FenError::BadPassCount {
+                    found: text.to_string(),
+                });
+            }
+        },
+    };
+    let pos = Position::from_parts(one, two, side, passes);
+    let white_goal = (one[0] | two[0]) >> (8 * FILES) != 0;
+    let black_goal = (one[1] | two[1]) & ((1 << FILES) - 1) != 0;
+    if white_goal && black_goal {
+        return Err(FenError::ImpossiblePosition(
+            "both sides have a stone on their 9th rank",
+        ));
+    }
+    if pos.occupied_by(Color::White) == 0 && pos.occupied_by(Color::Black) == 0 {
+        return Err(FenError::ImpossiblePosition("the board is empty"));
+    }
+    Ok(pos)
+}
+
+/// The FEN of this position, pass count always written.
+pub(super) fn write(pos: &Position) -> String {
+    let mut rows = Vec::new();
+    for rank in (0..RANKS).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for file in 0..FILES {
+            let square = Square::at(file as i8, rank as i8).expect("on the board");
+            let ch = match pos.stones_at(square) {
+                None => {
+                    empty += 1;
                     continue;
                 }
-                after_digit = false;
-                let (color, stones) = match ch {
-                    'P' => (Color::White, 1),
-                    'Q' => (Color::White, 2),
-                    'p' => (Color::Black, 1),
-                    'q' => (Color::Black, 2),
-                    _ => return Err(FenError::UnknownCharacter { ch, rank }),
-                };
-                if file < FILES as usize {
-                    let square =
-                        Square::at(file as i8, rank as i8 - 1).expect("file and rank checked");
-                    if stones == 2 && square.is_edge() {
-                        return Err(FenError::StackOnEdge { square });
-                    }
-                    let board = if stones == 1 { &mut one } else { &mut two };
-                    board[color.index()] |= square.bit();
-                }
-                file += 1;
-            }
-            if file != FILES as usize {
-                return Err(FenError::WrongRankWidth {
-                    rank,
-                    squares: file,
-                });
-            }
-        }
-        let side = match fields.get(1) {
-            None => return Err(FenError::MissingSideToMove),
-            Some(&"w") => Color::White,
-            Some(&"b") => Color::Black,
-            Some(other) => {
-                return Err(FenError::BadSideToMove {
-                    found: other.to_string(),
-                });
-            }
-        };
-        let passes = match fields.get(2) {
-            None => 0,
-            Some(text) => match text.parse::<u8>() {
-                Ok(n) if n <= 2 => n,
-                _ => {
-                    return Err(FenError::BadPassCount {
-                        found: text.to_string(),
-                    });
-                }
-            },
-        };
-        let pos = Position::from_parts(one, two, side, passes);
-        let white_goal = (one[0] | two[0]) >> (8 * FILES) != 0;
-        let black_goal = (one[1] | two[1]) & ((1 << FILES) - 1) != 0;
-        if white_goal && black_goal {
-            return Err(FenError::ImpossiblePosition(
-                "both sides have a stone on their 9th rank",
-            ));
-        }
-        if pos.occupied_by(Color::White) == 0 && pos.occupied_by(Color::Black) == 0 {
-            return Err(FenError::ImpossiblePosition("the board is empty"));
-        }
-        Ok(pos)
-    }
-
-    /// The FEN of this position, pass count always written.
-    pub fn to_fen(&self) -> String {
-        let mut rows = Vec::new();
-        for rank in (0..RANKS).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..FILES {
-                let square = Square::at(file as i8, rank as i8).expect("on the board");
-                let ch = match self.stones_at(square) {
-                    None => {
-                        empty += 1;
-                        continue;
-                    }
-                    Some((Color::White, 1)) => 'P',
-                    Some((Color::White, _)) => 'Q',
-                    Some((Color::Black, 1)) => 'p',
-                    Some((Color::Black, _)) => 'q',
-                };
-                if empty > 0 {
-                    row.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                row.push(ch);
-            }
+                Some((Color::White, 1)) => 'P',
+                Some((Color::White, _)) => 'Q',
+                Some((Color::Black, 1)) => 'p',
+                Some((Color::Black, _)) => 'q',
+            };
             if empty > 0 {
                 row.push_str(&empty.to_string());
+                empty = 0;
             }
-            rows.push(row);
+            row.push(ch);
         }
-        format!(
-            "{} {} {}",
-            rows.join("/"),
-            self.side_to_move().fen_char(),
-            self.passes()
-        )
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
     }
+    format!(
+        "{} {} {}",
+        rows.join("/"),
+        pos.side_to_move().fen_char(),
+        pos.passes()
+    )
 }

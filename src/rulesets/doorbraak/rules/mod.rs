@@ -9,9 +9,8 @@ mod perft;
 mod position;
 mod types;
 
-pub use crate::rulesets::common::{Color, EndReason, Outcome};
+pub use crate::rulesets::common::{Color, EndReason, Outcome, Rules, SearchRules};
 pub use fen::FenError;
-pub use perft::perft;
 pub use position::{MAX_MOVES, MoveError, MoveList, Position};
 pub use types::{FILES, Move, RANKS, SQUARES, Square};
 

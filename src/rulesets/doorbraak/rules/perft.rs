@@ -3,9 +3,10 @@
 //! a game's history and is not part of perft.
 
 use super::position::Position;
+use crate::rulesets::common::Rules;
 
 /// Leaves at `depth` below `pos`, single-threaded.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub(super) fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.legal_moves().len() as u64,

@@ -3,8 +3,10 @@
 
 use std::fmt;
 
+use super::fen::{self, FenError};
+use super::perft;
 use super::types::{FILES, Move, RANKS, SQUARES, Square};
-use crate::rulesets::common::{Color, EndReason, Outcome};
+use crate::rulesets::common::{Color, EndReason, Outcome, Rules, SearchRules};
 use crate::util::rng::splitmix64;
 
 /// Upper bound on the moves of any position a FEN can give (play keeps 10 stones a
@@ -154,8 +156,9 @@ const DIAGONALS: [(i8, i8); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
 /// A Doorbraak position.
 ///
 /// ```
+/// use breakthrough::rulesets::Rules;
 /// use breakthrough::rulesets::doorbraak::Position;
-/// let mut pos = Position::startpos();
+/// let mut pos = Position::startpos(());
 /// pos.try_play(pos.parse_move("b2a1").unwrap()).unwrap();
 /// // a1 overflows into b1 and a2; a2 overflows into b2 and a3.
 /// assert_eq!(pos.to_fen(), "ppppp/ppppp/5/5/5/5/P4/1PPPP/1QPPP b 0");
@@ -179,12 +182,6 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    pub fn startpos() -> Position {
-        let white = RANK_MASK | RANK_MASK << FILES;
-        let black = RANK_MASK << (7 * FILES) | RANK_MASK << (8 * FILES);
-        Position::from_parts([white, black], [0, 0], Color::White, 0)
-    }
-
     /// Builds a position from bitboards; the caller keeps stacks off edge squares.
     pub(super) fn from_parts(one: [u64; 2], two: [u64; 2], side: Color, passes: u8) -> Position {
         let mut pos = Position {
@@ -199,18 +196,8 @@ impl Position {
     }
 
     #[inline]
-    pub fn side_to_move(&self) -> Color {
-        self.side
-    }
-
-    #[inline]
     pub fn passes(&self) -> u8 {
         self.passes
-    }
-
-    #[inline]
-    pub fn hash(&self) -> u64 {
-        self.hash
     }
 
     pub fn hash_from_scratch(&self) -> u64 {
@@ -265,65 +252,10 @@ impl Position {
         })
     }
 
-    /// The end of the game by the board alone, if it is over (repetition needs the
-    /// game's history). A stone on the 9th rank decides first, then a side without stones.
-    pub fn outcome(&self) -> Option<Outcome> {
-        for c in [self.side.opponent(), self.side] {
-            if self.occupied_by(c) & goal(c) != 0 {
-                return Some(Outcome::win(c, EndReason::GoalReached));
-            }
-        }
-        for c in [self.side, self.side.opponent()] {
-            if self.occupied_by(c) == 0 {
-                return Some(Outcome::win(c.opponent(), EndReason::NoPieces));
-            }
-        }
-        (self.passes >= 2).then_some(Outcome::draw(EndReason::TwoPasses))
-    }
-
     /// True once the game has ended by the board: then there are no moves.
     #[inline]
     pub fn is_over(&self) -> bool {
         self.outcome().is_some()
-    }
-
-    /// Every legal move, the pass last; empty when the game is over.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        if self.is_over() {
-            return list;
-        }
-        let us = self.side;
-        let ours = self.occupied_by(us);
-        let theirs = self.occupied_by(us.opponent());
-        let allowed = reachable(us);
-        let mut from_squares = ours;
-        while from_squares != 0 {
-            let from = Square::from_index(from_squares.trailing_zeros() as u8);
-            from_squares &= from_squares - 1;
-            let size = self.size_of(us, from);
-            for (df, dr) in DIAGONALS {
-                let (mut f, mut r) = (from.file() as i8, from.rank() as i8);
-                loop {
-                    (f, r) = (f + df, r + dr);
-                    let Some(to) = Square::at(f, r) else { break };
-                    let bit = to.bit();
-                    if theirs & bit != 0 || allowed & bit == 0 {
-                        break;
-                    }
-                    if ours & bit == 0 {
-                        list.push(Move::new(from, to));
-                        continue;
-                    }
-                    if size + self.size_of(us, to) <= to.capacity() + 1 {
-                        list.push(Move::new(from, to));
-                    }
-                    break;
-                }
-            }
-        }
-        list.push(Move::PASS);
-        list
     }
 
     /// Stones of `color` on `square` (0 if none or the other colour's).
@@ -342,48 +274,6 @@ impl Position {
                 > m.to().capacity()
     }
 
-    /// Checks a move against the rules, saying why it is illegal.
-    pub fn check_move(&self, m: Move) -> Result<(), MoveError> {
-        if self.is_over() {
-            return Err(MoveError::GameOver);
-        }
-        if m.is_pass() {
-            return Ok(());
-        }
-        let us = self.side;
-        let (from, to) = (m.from(), m.to());
-        let size = self.size_of(us, from);
-        if size == 0 {
-            return Err(MoveError::NoOwnStone(from));
-        }
-        let df = to.file() as i8 - from.file() as i8;
-        let dr = to.rank() as i8 - from.rank() as i8;
-        if df.abs() != dr.abs() {
-            return Err(MoveError::NotDiagonal(m));
-        }
-        let occupied = self.occupied_by(Color::White) | self.occupied_by(Color::Black);
-        for step in 1..df.abs() {
-            let between = Square::at(
-                from.file() as i8 + step * df.signum(),
-                from.rank() as i8 + step * dr.signum(),
-            )
-            .expect("between two squares on the board");
-            if occupied & between.bit() != 0 {
-                return Err(MoveError::Jumps(m));
-            }
-        }
-        if self.occupied_by(us.opponent()) & to.bit() != 0 {
-            return Err(MoveError::EnemyTarget(m));
-        }
-        if reachable(us) & to.bit() == 0 {
-            return Err(MoveError::BeyondSeventhRank(m));
-        }
-        if size + self.size_of(us, to) > to.capacity() + 1 {
-            return Err(MoveError::Overfull(m));
-        }
-        Ok(())
-    }
-
     /// Reads `b2a1`-style text (or `0000`) as a legal move of this position.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let m = Move::from_uci(text)?;
@@ -394,7 +284,7 @@ impl Position {
     /// Plays `m` if it is legal; otherwise leaves the position unchanged and says why.
     pub fn try_play(&mut self, m: Move) -> Result<(), MoveError> {
         self.check_move(m)?;
-        self.play_unchecked(m);
+        self.play(m);
         Ok(())
     }
 
@@ -402,71 +292,8 @@ impl Position {
     #[inline]
     pub fn child(&self, m: Move) -> Position {
         let mut next = *self;
-        next.play_unchecked(m);
+        next.play(m);
         next
-    }
-
-    /// Plays a move known to be legal, resolving every explosion it sets off.
-    pub fn play_unchecked(&mut self, m: Move) {
-        if self.passes == 1 {
-            self.hash ^= KEYS.one_pass;
-        }
-        if m.is_pass() {
-            self.passes += 1;
-            if self.passes == 1 {
-                self.hash ^= KEYS.one_pass;
-            }
-        } else {
-            self.passes = 0;
-            let us = self.side.index();
-            let (from, to) = (m.from(), m.to());
-            let size = self.size_of(self.side, from);
-            let before = self.size_of(self.side, to);
-            self.set_stones(us, from, size, 0);
-            let after = size + before;
-            if after <= to.capacity() {
-                self.set_stones(us, to, before, after);
-            } else {
-                self.explode(to, after);
-            }
-        }
-        self.side = self.side.opponent();
-        self.hash ^= KEYS.black_to_move;
-    }
-
-    /// Gives the opponent a free move without counting it as a pass (for search
-    /// pruning: a real pass could end the game).
-    #[inline]
-    pub fn play_null(&mut self) {
-        if self.passes == 1 {
-            self.hash ^= KEYS.one_pass;
-        }
-        self.passes = 0;
-        self.side = self.side.opponent();
-        self.hash ^= KEYS.black_to_move;
-    }
-
-    /// A move that wins at once, if any. Only an explosion can reach the 9th rank or
-    /// take the last enemy stones, so only exploding moves are tried.
-    pub fn winning_move(&self) -> Option<Move> {
-        let us = self.side;
-        // The 9th rank is reached only by an explosion on the 8th, which needs stones
-        // already there; taking every enemy stone at once needs few of them left.
-        let eighth = if us == Color::White {
-            goal(us) >> FILES
-        } else {
-            goal(us) << FILES
-        };
-        if self.occupied_by(us) & eighth == 0 && self.stone_count(us.opponent()) > 4 {
-            return None;
-        }
-        self.legal_moves().iter().copied().find(|&m| {
-            self.explodes(m)
-                && self
-                    .child(m)
-                    .outcome()
-                    .is_some_and(|o| o.winner == Some(us))
-        })
     }
 
     /// Changes the stones of colour `c` on `square` from `old` to `new` (0..=2).
@@ -567,10 +394,48 @@ impl Position {
             }
         }
     }
+}
+
+impl Position {
+    /// Bytes of a packed position ([`Rules::pack`]).
+    pub const BYTES: usize = 26;
+}
+
+impl Rules for Position {
+    type Move = Move;
+    type Moves = MoveList;
+    type Config = ();
+    type FenError = FenError;
+    type MoveError = MoveError;
+
+    const PACKED_BYTES: usize = Position::BYTES;
+    const CAN_REPEAT: bool = true;
+
+    fn startpos(_: ()) -> Position {
+        let white = RANK_MASK | RANK_MASK << FILES;
+        let black = RANK_MASK << (7 * FILES) | RANK_MASK << (8 * FILES);
+        Position::from_parts([white, black], [0, 0], Color::White, 0)
+    }
+
+    /// Reads a Doorbraak FEN.
+    ///
+    /// ```
+    /// use breakthrough::rulesets::Rules;
+    /// use breakthrough::rulesets::doorbraak::{Position, START_FEN};
+    /// assert_eq!(Position::from_fen(START_FEN, ()).unwrap(), Position::startpos(()));
+    /// assert!(Position::from_fen("qpppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w", ()).is_err()); // stack on a9
+    /// ```
+    fn from_fen(fen: &str, _: ()) -> Result<Position, FenError> {
+        fen::read(fen)
+    }
+
+    fn to_fen(&self) -> String {
+        fen::write(self)
+    }
 
     /// A text diagram, White at the bottom: `P`/`p` one stone, `PP`/`pp` a stack of
     /// two; `*` marks each side's 7th rank.
-    pub fn diagram(&self) -> String {
+    fn diagram(&self) -> String {
         let mut out = String::new();
         let border = format!(" +{}\n", "----+".repeat(FILES as usize));
         for rank in (0..RANKS).rev() {
@@ -598,37 +463,39 @@ impl Position {
         out.push_str("\n (* = a 7th rank: White's is 7, Black's is 3)\n");
         out
     }
-}
 
-impl Position {
-    /// Bytes in [`Position::to_bytes`].
-    pub const BYTES: usize = 26;
+    fn board(&self) -> (u8, u8) {
+        (FILES, RANKS)
+    }
 
-    /// A compact form for data files: White's single stones, Black's, White's stacks,
+    /// A compact form for data files ([`Position::BYTES`] bytes): White's single stones, Black's, White's stacks,
     /// Black's (45 bits each, in six little-endian bytes), the side to move (0 White, 1
     /// Black) and the passes just made.
-    pub fn to_bytes(&self) -> [u8; Position::BYTES] {
-        let mut out = [0u8; Position::BYTES];
+    fn pack(&self, out: &mut Vec<u8>) {
+        let mut bytes = [0u8; Position::BYTES];
         for (i, board) in [self.one[0], self.one[1], self.two[0], self.two[1]]
             .into_iter()
             .enumerate()
         {
-            out[i * 6..i * 6 + 6].copy_from_slice(&board.to_le_bytes()[..6]);
+            bytes[i * 6..i * 6 + 6].copy_from_slice(&board.to_le_bytes()[..6]);
         }
-        out[24] = self.side.index() as u8;
-        out[25] = self.passes;
-        out
+        bytes[24] = self.side.index() as u8;
+        bytes[25] = self.passes;
+        out.extend_from_slice(&bytes);
     }
 
-    /// The position of [`Position::to_bytes`]; `None` for bytes no position gives.
+    /// The position of [`Rules::pack`]; `None` for bytes no position gives.
     ///
     /// ```
+    /// use breakthrough::rulesets::Rules;
     /// use breakthrough::rulesets::doorbraak::Position;
-    /// let pos = Position::startpos();
-    /// assert_eq!(Position::from_bytes(&pos.to_bytes()), Some(pos));
-    /// assert_eq!(Position::from_bytes(&[0xff; 26]), None);
+    /// let pos = Position::startpos(());
+    /// let mut bytes = Vec::new();
+    /// pos.pack(&mut bytes);
+    /// assert_eq!(Position::unpack(&bytes, ()), Some(pos));
+    /// assert_eq!(Position::unpack(&[0xff; 26], ()), None);
     /// ```
-    pub fn from_bytes(bytes: &[u8]) -> Option<Position> {
+    fn unpack(bytes: &[u8], _: ()) -> Option<Position> {
         let bytes: &[u8; Position::BYTES] = bytes.try_into().ok()?;
         let board = |i: usize| {
             let mut word = [0u8; 8];
@@ -655,5 +522,236 @@ impl Position {
             && (two[0] | two[1]) & edges == 0
             && bytes[25] <= 2;
         valid.then(|| Position::from_parts(one, two, side, bytes[25]))
+    }
+
+    fn read_move(text: &str) -> Result<Move, MoveError> {
+        Move::from_uci(text)
+    }
+
+    /// Checks a move against the rules, saying why it is illegal.
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        if m.is_pass() {
+            return Ok(());
+        }
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let size = self.size_of(us, from);
+        if size == 0 {
+            return Err(MoveError::NoOwnStone(from));
+        }
+        let df = to.file() as i8 - from.file() as i8;
+        let dr = to.rank() as i8 - from.rank() as i8;
+        if df.abs() != dr.abs() {
+            return Err(MoveError::NotDiagonal(m));
+        }
+        let occupied = self.occupied_by(Color::White) | self.occupied_by(Color::Black);
+        for step in 1..df.abs() {
+            let between = Square::at(
+                from.file() as i8 + step * df.signum(),
+                from.rank() as i8 + step * dr.signum(),
+            )
+            .expect("between two squares on the board");
+            if occupied & between.bit() != 0 {
+                return Err(MoveError::Jumps(m));
+            }
+        }
+        if self.occupied_by(us.opponent()) & to.bit() != 0 {
+            return Err(MoveError::EnemyTarget(m));
+        }
+        if reachable(us) & to.bit() == 0 {
+            return Err(MoveError::BeyondSeventhRank(m));
+        }
+        if size + self.size_of(us, to) > to.capacity() + 1 {
+            return Err(MoveError::Overfull(m));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn encode(m: Move) -> u16 {
+        m.to_bits()
+    }
+
+    #[inline]
+    fn decode(code: u16) -> Option<Move> {
+        Move::from_bits(code)
+    }
+
+    fn is_pass(m: Move) -> bool {
+        m.is_pass()
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Every legal move, the pass last; empty when the game is over.
+    fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_over() {
+            return list;
+        }
+        let us = self.side;
+        let ours = self.occupied_by(us);
+        let theirs = self.occupied_by(us.opponent());
+        let allowed = reachable(us);
+        let mut from_squares = ours;
+        while from_squares != 0 {
+            let from = Square::from_index(from_squares.trailing_zeros() as u8);
+            from_squares &= from_squares - 1;
+            let size = self.size_of(us, from);
+            for (df, dr) in DIAGONALS {
+                let (mut f, mut r) = (from.file() as i8, from.rank() as i8);
+                loop {
+                    (f, r) = (f + df, r + dr);
+                    let Some(to) = Square::at(f, r) else { break };
+                    let bit = to.bit();
+                    if theirs & bit != 0 || allowed & bit == 0 {
+                        break;
+                    }
+                    if ours & bit == 0 {
+                        list.push(Move::new(from, to));
+                        continue;
+                    }
+                    if size + self.size_of(us, to) <= to.capacity() + 1 {
+                        list.push(Move::new(from, to));
+                    }
+                    break;
+                }
+            }
+        }
+        list.push(Move::PASS);
+        list
+    }
+
+    /// Plays a move known to be legal, resolving every explosion it sets off.
+    fn play(&mut self, m: Move) {
+        if self.passes == 1 {
+            self.hash ^= KEYS.one_pass;
+        }
+        if m.is_pass() {
+            self.passes += 1;
+            if self.passes == 1 {
+                self.hash ^= KEYS.one_pass;
+            }
+        } else {
+            self.passes = 0;
+            let us = self.side.index();
+            let (from, to) = (m.from(), m.to());
+            let size = self.size_of(self.side, from);
+            let before = self.size_of(self.side, to);
+            self.set_stones(us, from, size, 0);
+            let after = size + before;
+            if after <= to.capacity() {
+                self.set_stones(us, to, before, after);
+            } else {
+                self.explode(to, after);
+            }
+        }
+        self.side = self.side.opponent();
+        self.hash ^= KEYS.black_to_move;
+    }
+
+    /// The end of the game by the board alone, if it is over (repetition needs the
+    /// game's history). A stone on the 9th rank decides first, then a side without stones.
+    fn outcome(&self) -> Option<Outcome> {
+        for c in [self.side.opponent(), self.side] {
+            if self.occupied_by(c) & goal(c) != 0 {
+                return Some(Outcome::win(c, EndReason::GoalReached));
+            }
+        }
+        for c in [self.side, self.side.opponent()] {
+            if self.occupied_by(c) == 0 {
+                return Some(Outcome::win(c.opponent(), EndReason::NoPieces));
+            }
+        }
+        (self.passes >= 2).then_some(Outcome::draw(EndReason::TwoPasses))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+}
+
+impl SearchRules for Position {
+    /// Gives the opponent a free move without counting it as a pass (for search
+    /// pruning: a real pass could end the game).
+    #[inline]
+    fn play_null(&mut self) {
+        if self.passes == 1 {
+            self.hash ^= KEYS.one_pass;
+        }
+        self.passes = 0;
+        self.side = self.side.opponent();
+        self.hash ^= KEYS.black_to_move;
+    }
+
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        // Passing is always legal, so no position is a zugzwang.
+        true
+    }
+
+    /// A move that wins at once, if any. Only an explosion can reach the 9th rank or
+    /// take the last enemy stones, so only exploding moves are tried.
+    fn winning_move(&self) -> Option<Move> {
+        let us = self.side;
+        // The 9th rank is reached only by an explosion on the 8th, which needs stones
+        // already there; taking every enemy stone at once needs few of them left.
+        let eighth = if us == Color::White {
+            goal(us) >> FILES
+        } else {
+            goal(us) << FILES
+        };
+        if self.occupied_by(us) & eighth == 0 && self.stone_count(us.opponent()) > 4 {
+            return None;
+        }
+        self.legal_moves().iter().copied().find(|&m| {
+            self.explodes(m)
+                && self
+                    .child(m)
+                    .outcome()
+                    .is_some_and(|o| o.winner == Some(us))
+        })
+    }
+
+    #[inline]
+    fn win_in_two(&self) -> Option<Move> {
+        None
+    }
+
+    fn opponent_threatens_win(&self) -> bool {
+        let mut passed = *self;
+        passed.play_null();
+        passed.winning_move().is_some()
+    }
+
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        self.explodes(m)
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Move) -> i32 {
+        // Explosions higher up the board come closer to the goal; a pass goes nowhere.
+        if m.is_pass() {
+            return 0;
+        }
+        m.to().relative_rank(self.side) as i32
+    }
+
+    #[inline]
+    fn steps_to_goal_after(&self, _m: Move) -> u8 {
+        // Stacks explode and jump: no simple distance to the goal.
+        u8::MAX
     }
 }

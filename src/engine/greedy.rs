@@ -3,11 +3,11 @@
 //! same protocol through the same engine facade; only the choice of move is its own.
 //!
 //! It takes a win at once, never plays a move that loses at once, and otherwise picks
-//! the move leaving the most material, then the most advancement ([`RuleSet::material`]);
+//! the move leaving the most material, then the most advancement ([`Evaluate::material`]);
 //! ties go to a pick seeded by the position, so games differ. It never searches the
 //! opponent's replies.
 //!
-//! [`RuleSet::material`]: crate::rulesets::RuleSet::material
+//! [`Evaluate::material`]: crate::rulesets::Evaluate::material
 
 use crate::registry::{AnyMove, AnyPosition};
 use crate::util::rng::Rng;

@@ -12,7 +12,7 @@
 //!
 //! | bytes | record |
 //! |---|---|
-//! | 0..R-4 | the position, packed by its rule set (`RuleSet::pack`) |
+//! | 0..R-4 | the position, packed by its rule set (`Rules::pack`) |
 //! | R-4..R-2 | the search's score in centipawns, side to move's view, little-endian i16 |
 //! | R-2 | the game's result for the side to move: 1 won, 0 drawn, -1 lost (i8) |
 //! | R-1 | zero |

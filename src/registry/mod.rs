@@ -1,12 +1,12 @@
-//! The registry of rule sets: [`RULE_SETS`] lists every rule set the engine plays, one
+//! The registry of rule sets: `RULE_SETS` lists every rule set the engine plays, one
 //! line each, and this folder is the one place that dispatches on which one is in play
-//! (`position.rs`, by the [`Inner`](position) enum of the rule sets' position types).
+//! (`position.rs`, by the `Inner` enum of the rule sets' position types).
 //! [`Variant`] names a rule set (as `UCI_Variant` and `--variant` do), [`AnyPosition`] and
 //! [`AnyMove`] hold a position and a move of any of them, and [`History`] a game in
 //! progress. The protocol, the engine facade, the referee, the learning pipeline, the
 //! greedy player and the command line use these and never name a rule set.
 //!
-//! The search stays generic over [`Evaluate`]; [`AnyPosition::search`] (`search.rs`) is
+//! The search stays generic over `Evaluate`; `AnyPosition::search` (`search.rs`) is
 //! where the engine enters it with the rule set's own position type. What a rule set can
 //! do beyond its rules is a capability of its entry here: the solver (`solver.rs`).
 
@@ -57,7 +57,7 @@ trait Registered: Sync {
 /// The rules of an entry's position type.
 type RulesOf<P> = <P as Evaluate>::Rules;
 
-/// One line of [`RULE_SETS`]: a name, a position type and its configuration.
+/// One line of `RULE_SETS`: a name, a position type and its configuration.
 struct Entry<P: Evaluate> {
     name: &'static str,
     config: <RulesOf<P> as Rules>::Config,

@@ -1,7 +1,7 @@
 //! Every rule set the engine plays, each in a folder of its own: its rules (`rules/`, the
 //! bottom layer of the crate, implementing [`Rules`] and [`SearchRules`]), its evaluation
 //! (`eval.rs`, `weights.rs`, a network) and, in its `mod.rs`, its implementation of
-//! [`Evaluate`]: the three interfaces through which everything above reaches it.
+//! `Evaluate`: the three interfaces through which everything above reaches it.
 //! `crate::registry` registers each rule set with one line.
 
 pub mod breakthrough;

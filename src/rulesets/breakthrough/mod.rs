@@ -1,7 +1,7 @@
 //! Troyka's Breakthrough, standard and capture-only, on every board from 3x4 to 8x8:
 //! the rules (`rules/`, [`Rules`] and [`SearchRules`]), the hand-written evaluation
 //! (`eval.rs`, `weights.rs`), and the learned one with the position the engine searches
-//! (`network.rs`: [`Evaluated`] and its `Evaluate` implementation).
+//! (`network.rs`: `Evaluated` and its `Evaluate` implementation).
 
 pub(crate) mod eval;
 pub(crate) mod network;

@@ -1,5 +1,5 @@
 //! Christiaan Freeling's Doorbraak: the rules (`rules/`), the evaluation (`eval.rs`,
-//! `weights.rs`), and here the [`Evaluate`] implementation that connects them to the
+//! `weights.rs`), and here the `Evaluate` implementation that connects them to the
 //! engine.
 
 pub(crate) mod eval;

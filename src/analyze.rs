@@ -17,12 +17,12 @@ use crate::registry::{
     Variant,
 };
 use crate::search::tt::{TableError, TranspositionTable};
-use crate::search::{Control, Info, NoMate, Score, SearchLimits};
+use crate::search::{Budget, Control, Info, NoMate, Score, SearchLimits};
 use crate::util::progress;
 
 /// What to search and how.
 #[derive(Clone, Debug)]
-pub(crate) struct Settings {
+pub(crate) struct AnalyzeSettings {
     pub(crate) variant: Variant,
     pub(crate) depth: Option<u32>,
     pub(crate) nodes: Option<u64>,
@@ -67,17 +67,17 @@ enum LineError {
 }
 
 /// One input line, read: the position's start, the moves after it, the EPD operations.
-struct Task {
+struct Request {
     input: String,
     start: Option<String>,
     moves: Vec<String>,
     operations: Vec<String>,
 }
 
-impl Task {
+impl Request {
     /// `FEN`, `FEN moves m1 m2 ...`, `startpos [moves ...]`, any of them followed by
     /// `;`-separated EPD operations.
-    fn read(input: &str) -> Task {
+    fn read(input: &str) -> Request {
         let mut parts = input.split(';');
         let head = parts.next().unwrap_or("").trim();
         let operations = parts
@@ -92,7 +92,7 @@ impl Task {
             ),
             _ => (head, Vec::new()),
         };
-        Task {
+        Request {
             input: input.to_string(),
             start: (position != "startpos").then(|| position.to_string()),
             moves,
@@ -121,26 +121,26 @@ fn moves_json(moves: &[AnyMove]) -> Value {
 }
 
 /// A searcher of one worker: its table and its thread pool.
-struct Worker {
+struct Analyst {
     tt: TranspositionTable,
     pool: rayon::ThreadPool,
 }
 
-impl Worker {
-    fn new(settings: &Settings) -> Result<Worker, AnalyzeError> {
+impl Analyst {
+    fn new(settings: &AnalyzeSettings) -> Result<Analyst, AnalyzeError> {
         let threads = settings.threads;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|error| AnalyzeError::Threads { threads, error })?;
-        Ok(Worker {
+        Ok(Analyst {
             tt: TranspositionTable::new(settings.hash_mb)?,
             pool,
         })
     }
 
     /// The JSON object for one line.
-    fn analyze(&self, settings: &Settings, task: &Task) -> Value {
+    fn analyze(&self, settings: &AnalyzeSettings, task: &Request) -> Value {
         let mut object = match self.search(settings, task) {
             Ok(object) => object,
             Err(e) => json!({ "error": e.to_string() }),
@@ -152,7 +152,7 @@ impl Worker {
         object
     }
 
-    fn search(&self, settings: &Settings, task: &Task) -> Result<Value, LineError> {
+    fn search(&self, settings: &AnalyzeSettings, task: &Request) -> Result<Value, LineError> {
         let game = task.history(settings.variant)?;
         let mut root = game.position().clone();
         root.use_evaluation(settings.evaluation)?;
@@ -186,7 +186,11 @@ impl Worker {
             multipv: settings.multipv,
         };
         self.tt.clear();
-        let control = Control::new(None, settings.movetime, settings.nodes, false);
+        let control = Control::new(Budget {
+            hard: settings.movetime,
+            nodes: settings.nodes,
+            ..Budget::default()
+        });
         let setup = SearchSetup {
             control: &control,
             tt: &self.tt,
@@ -269,11 +273,14 @@ fn read_input(files: &[String]) -> Result<Vec<String>, AnalyzeError> {
 /// Analyses every line of `files` and writes one JSON object per line to `out`, in
 /// input order. Returns how many lines could not be analysed.
 pub(crate) fn run(
-    settings: &Settings,
+    settings: &AnalyzeSettings,
     files: &[String],
     out: &mut impl Write,
 ) -> Result<usize, AnalyzeError> {
-    let tasks: Vec<Task> = read_input(files)?.iter().map(|l| Task::read(l)).collect();
+    let tasks: Vec<Request> = read_input(files)?
+        .iter()
+        .map(|l| Request::read(l))
+        .collect();
     let progress = progress::bar(
         tasks.len() as u64,
         "{bar:40} {pos}/{len} positions, {per_sec}, {eta} left",
@@ -283,7 +290,7 @@ pub(crate) fn run(
     let (tx, rx) = channel::<(usize, Value)>();
     let mut workers = Vec::new();
     for _ in 0..settings.jobs.clamp(1, tasks.len().max(1)) {
-        let worker = Worker::new(settings)?;
+        let worker = Analyst::new(settings)?;
         let (tasks, next, tx, settings) =
             (tasks.clone(), next.clone(), tx.clone(), settings.clone());
         workers.push(std::thread::spawn(move || {

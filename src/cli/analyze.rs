@@ -9,7 +9,7 @@ use crate::analyze;
 use crate::registry::{Evaluation, Variant};
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct AnalyzeArgs {
     /// Rule set of the positions.
     #[arg(long, default_value = "breakthrough")]
     variant: Variant,
@@ -47,8 +47,8 @@ pub(super) struct Args {
     files: Vec<String>,
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
-    let settings = analyze::Settings {
+pub(super) fn run(args: AnalyzeArgs) -> ExitCode {
+    let settings = analyze::AnalyzeSettings {
         variant: args.variant,
         depth: args.depth,
         nodes: args.nodes,

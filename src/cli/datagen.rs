@@ -8,7 +8,7 @@ use crate::learn::datagen;
 use crate::registry::{Evaluation, Variant};
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct DatagenArgs {
     /// Rule set of the games.
     #[arg(long, default_value = "breakthrough")]
     variant: Variant,
@@ -51,9 +51,9 @@ pub(super) struct Args {
     hand_eval: bool,
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: DatagenArgs) -> ExitCode {
     let threads = every_core(args.threads);
-    let settings = datagen::Settings {
+    let settings = datagen::DatagenSettings {
         variant: args.variant,
         start: args.fen,
         out: args.out,

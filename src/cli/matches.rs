@@ -9,7 +9,7 @@ use crate::tourney::{self, EngineSpec, MatchConfig, MatchError, Opening, Referee
 use crate::util::rng::Rng;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct MatchArgs {
     /// An engine: 'cmd=PATH [args="..."] [name=NAME] [option.X=V ...] [tc=S+INC|movetime=MS|depth=D|nodes=N]'.
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
@@ -57,7 +57,7 @@ pub(super) struct Args {
     publish: Option<String>,
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: MatchArgs) -> ExitCode {
     match match_config(args).and_then(tourney::run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
@@ -72,7 +72,7 @@ fn seconds(value: f64, what: &'static str) -> Result<Duration, MatchError> {
     }
 }
 
-fn match_config(args: Args) -> Result<MatchConfig, MatchError> {
+fn match_config(args: MatchArgs) -> Result<MatchConfig, MatchError> {
     if args.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
     }

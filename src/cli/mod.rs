@@ -28,34 +28,34 @@ use crate::uci;
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Option<Command>,
+    command: Option<Tool>,
 }
 
 #[derive(Subcommand)]
-enum Command {
+enum Tool {
     /// Count the leaf nodes of the move tree to DEPTH (Fairy-Stockfish's output format).
-    Perft(perft::Args),
+    Perft(perft::PerftArgs),
     /// Play engines against each other, refereed: a match for two, a round robin for more.
-    Match(matches::Args),
+    Match(matches::MatchArgs),
     /// Serve the page to play, analyse and watch games in a browser (127.0.0.1 by default).
-    Serve(serve::Args),
+    Serve(serve::ServeArgs),
     /// Fit the evaluation weights to game results in PGN files, or to labelled positions (Texel tuning).
-    Tune(tune::Args),
+    Tune(tune::TuneArgs),
     /// A one-ply greedy player over UCI (a sparring partner for matches).
     Greedy,
     /// Play the engine against itself and write training positions (see engine.md).
-    Datagen(datagen::Args),
+    Datagen(datagen::DatagenArgs),
     /// Train a network on data files and write it (see engine.md).
-    Train(train::Args),
+    Train(train::TrainArgs),
     /// Analyse positions (one per line: FEN, FEN moves ..., startpos moves ..., EPD):
     /// one JSON object per line on stdout, in input order.
-    Analyze(analyze::Args),
+    Analyze(analyze::AnalyzeArgs),
     /// Prove who wins a position with perfect play (proof-number search; see engine.md).
-    Solve(solve::Args),
+    Solve(solve::SolveArgs),
     /// Check a proof written by `solve --certificate` with nothing but the rules.
-    VerifyProof(verify_proof::Args),
+    VerifyProof(verify_proof::VerifyProofArgs),
     /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
-    Bench(bench::Args),
+    Bench(bench::BenchArgs),
 }
 
 /// Prints one error line on stderr and gives the failing exit status.
@@ -116,16 +116,16 @@ pub fn main() -> ExitCode {
         .init();
     match cli.command {
         None => run_engine(Player::Search),
-        Some(Command::Greedy) => run_engine(Player::Greedy),
-        Some(Command::Perft(args)) => perft::run(args),
-        Some(Command::Match(args)) => matches::run(args),
-        Some(Command::Tune(args)) => tune::run(args),
-        Some(Command::Serve(args)) => serve::run(args),
-        Some(Command::Analyze(args)) => analyze::run(args),
-        Some(Command::Datagen(args)) => datagen::run(args),
-        Some(Command::Train(args)) => train::run(args),
-        Some(Command::Solve(args)) => solve::run(args),
-        Some(Command::VerifyProof(args)) => verify_proof::run(args),
-        Some(Command::Bench(args)) => bench::run(args),
+        Some(Tool::Greedy) => run_engine(Player::Greedy),
+        Some(Tool::Perft(args)) => perft::run(args),
+        Some(Tool::Match(args)) => matches::run(args),
+        Some(Tool::Tune(args)) => tune::run(args),
+        Some(Tool::Serve(args)) => serve::run(args),
+        Some(Tool::Analyze(args)) => analyze::run(args),
+        Some(Tool::Datagen(args)) => datagen::run(args),
+        Some(Tool::Train(args)) => train::run(args),
+        Some(Tool::Solve(args)) => solve::run(args),
+        Some(Tool::VerifyProof(args)) => verify_proof::run(args),
+        Some(Tool::Bench(args)) => bench::run(args),
     }
 }

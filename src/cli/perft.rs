@@ -9,7 +9,7 @@ use crate::util::lines::outln;
 use crate::util::progress;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct PerftArgs {
     /// Rule set: breakthrough, capture-only or doorbraak.
     #[arg(long, default_value = "breakthrough")]
     variant: Variant,
@@ -26,8 +26,8 @@ pub(super) struct Args {
     depth: u32,
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
-    let Args {
+pub(super) fn run(args: PerftArgs) -> ExitCode {
+    let PerftArgs {
         variant,
         fen,
         divide,

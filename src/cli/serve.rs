@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use super::fail;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct ServeArgs {
     /// Port to listen on (0: any free one; the address is printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
@@ -18,7 +18,7 @@ pub(super) struct Args {
 }
 
 #[cfg(feature = "serve")]
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: ServeArgs) -> ExitCode {
     let address = std::net::SocketAddr::new(args.host, args.port);
     match crate::serve::run(address, args.open) {
         Ok(()) => ExitCode::SUCCESS,
@@ -27,7 +27,7 @@ pub(super) fn run(args: Args) -> ExitCode {
 }
 
 #[cfg(not(feature = "serve"))]
-pub(super) fn run(_: Args) -> ExitCode {
+pub(super) fn run(_: ServeArgs) -> ExitCode {
     fail(
         "this binary was built without the page: build it with the 'serve' feature (on by default)",
     )

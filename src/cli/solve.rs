@@ -12,11 +12,11 @@ use serde_json::{Value, json};
 use super::{every_core, fail};
 use crate::registry::{AnyMove, AnyPosition, Provable, Variant};
 use crate::rulesets::Color;
-use crate::solve::{self, Solution, SolveOptions};
+use crate::solve::{self, Solution, SolveSettings};
 use crate::util::lines::outln;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct SolveArgs {
     /// Rule set: breakthrough or capture-only.
     #[arg(long, default_value = "breakthrough")]
     variant: Variant,
@@ -83,7 +83,7 @@ pub(super) fn color_name(c: Option<Color>) -> Value {
     c.map_or(Value::Null, |c| json!(c.to_string()))
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: SolveArgs) -> ExitCode {
     let root = match (&args.fen, args.board) {
         (Some(fen), _) => match AnyPosition::from_fen(fen, args.variant) {
             Ok(p) => p,
@@ -123,7 +123,7 @@ pub(super) fn run(args: Args) -> ExitCode {
         (Some(depth), Some(path)) => return run_merge(&args, &root, &provable, depth, path),
         _ => {}
     }
-    let settings = SolveOptions {
+    let settings = SolveSettings {
         threads: every_core(args.threads),
         hash_megabytes: args.hash.map(|mb| mb as usize),
         time_limit: args.time_limit,
@@ -166,7 +166,7 @@ pub(super) fn run(args: Args) -> ExitCode {
 }
 
 fn solution_json(
-    args: &Args,
+    args: &SolveArgs,
     root: &AnyPosition,
     s: &Solution<AnyMove>,
     checked: Option<&solve::Verified>,
@@ -210,7 +210,7 @@ fn solution_json(
 }
 
 fn print_solution(
-    args: &Args,
+    args: &SolveArgs,
     root: &AnyPosition,
     s: &Solution<AnyMove>,
     checked: Option<&solve::Verified>,
@@ -288,7 +288,7 @@ fn print_solution(
 
 /// `solve --split D --merge FILE`: the root's value from the jobs' answers.
 fn run_merge(
-    args: &Args,
+    args: &SolveArgs,
     root: &AnyPosition,
     provable: &Provable,
     depth: u32,
@@ -363,14 +363,14 @@ fn run_merge(
 }
 
 /// One job's answer, as `solve --json` printed it.
-struct Answer {
+struct JobAnswer {
     hash: u64,
     winner: Option<Color>,
     nodes: u64,
     seconds: f64,
 }
 
-fn read_answer(line: &str, variant: Variant) -> Result<Answer, String> {
+fn read_answer(line: &str, variant: Variant) -> Result<JobAnswer, String> {
     let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let field = |name: &str| value.get(name).ok_or_else(|| format!("no '{name}'"));
     let named = field("variant")?.as_str().ok_or("'variant' is not text")?;
@@ -392,7 +392,7 @@ fn read_answer(line: &str, variant: Variant) -> Result<Answer, String> {
             ));
         }
     };
-    Ok(Answer {
+    Ok(JobAnswer {
         hash: pos.job_key(),
         winner,
         nodes: field("nodes")?.as_u64().ok_or("'nodes' is not a count")?,

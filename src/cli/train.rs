@@ -8,7 +8,7 @@ use crate::learn::train;
 use crate::util::lines::outln;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct TrainArgs {
     /// Data files of one rule set (written by datagen).
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -46,7 +46,7 @@ pub(super) struct Args {
 #[error("--{0} must be between {1} and {2}")]
 struct RangeError(&'static str, f32, f32);
 
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: TrainArgs) -> ExitCode {
     for (name, value, lo, hi) in [
         ("lr", args.lr, 1e-6, 1.0),
         ("lambda", args.lambda, 0.0, 1.0),
@@ -56,7 +56,7 @@ pub(super) fn run(args: Args) -> ExitCode {
             return fail(RangeError(name, lo, hi));
         }
     }
-    let settings = train::Settings {
+    let settings = train::TrainSettings {
         files: args.files,
         epochs: args.epochs as usize,
         batch: args.batch as usize,

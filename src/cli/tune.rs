@@ -8,7 +8,7 @@ use crate::learn::tune;
 use crate::registry::Variant;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct TuneArgs {
     /// Rule set of the games (and of the weights tuned).
     #[arg(long, default_value = "breakthrough")]
     variant: Variant,
@@ -29,7 +29,7 @@ pub(super) struct Args {
     pgn: Vec<String>,
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: TuneArgs) -> ExitCode {
     match tune::run(
         args.variant,
         args.epochs,

@@ -13,7 +13,7 @@ use crate::solve::Certificate;
 use crate::util::lines::outln;
 
 #[derive(clap::Args)]
-pub(super) struct Args {
+pub(super) struct VerifyProofArgs {
     /// A proof written by `solve --certificate`.
     file: PathBuf,
     /// Print one JSON object instead of text.
@@ -21,7 +21,7 @@ pub(super) struct Args {
     json: bool,
 }
 
-pub(super) fn run(args: Args) -> ExitCode {
+pub(super) fn run(args: VerifyProofArgs) -> ExitCode {
     let bytes = match std::fs::read(&args.file) {
         Ok(b) => b,
         Err(e) => return fail(format_args!("cannot read {}: {e}", args.file.display())),

@@ -22,7 +22,7 @@ use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome};
 use crate::search::time::{Clock, budget};
 use crate::search::tt::{TableError, TranspositionTable};
-use crate::search::{Control, Info, SearchLimits, SearchResult, WIN};
+use crate::search::{Budget, Control, Info, SearchLimits, SearchResult, WIN};
 use crate::util::rng::Rng;
 
 /// Who chooses the moves: the search, or the one-ply greedy player (`breakthrough greedy`).
@@ -44,7 +44,7 @@ impl Player {
 
 /// The current value of every option of [`OPTIONS`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Settings {
+pub(crate) struct EngineSettings {
     pub(crate) hash_mb: u64,
     pub(crate) threads: u64,
     pub(crate) variant: Variant,
@@ -116,7 +116,7 @@ struct RunningJob {
 
 pub(crate) struct Engine {
     player: Player,
-    settings: Settings,
+    settings: EngineSettings,
     /// The game to search, or why the last `position` command was refused.
     game: Result<History, Arc<dyn std::error::Error + Send + Sync>>,
     tt: Arc<TranspositionTable>,
@@ -147,7 +147,7 @@ impl Engine {
         let variant = Variant::default();
         let mut engine = Engine {
             player,
-            settings: Settings {
+            settings: EngineSettings {
                 hash_mb: 0,
                 threads: 0,
                 variant,
@@ -179,7 +179,7 @@ impl Engine {
     }
 
     #[cfg(test)]
-    pub(crate) fn settings(&self) -> &Settings {
+    pub(crate) fn settings(&self) -> &EngineSettings {
         &self.settings
     }
 
@@ -326,12 +326,13 @@ impl Engine {
             log::warn!("{e}");
         }
         // `go mate` and `searchmoves` ask a question of the position: full strength answers.
-        let weakening = strength::Weakening::from_options(
-            self.settings.skill_level,
-            self.settings.limit_strength,
-            self.settings.elo,
-        )
-        .filter(|_| request.mate.is_none() && request.searchmoves.is_empty());
+        let asked = if self.settings.limit_strength {
+            strength::Strength::Elo(self.settings.elo)
+        } else {
+            strength::Strength::Level(self.settings.skill_level)
+        };
+        let weakening = strength::Weakening::of(asked)
+            .filter(|_| request.mate.is_none() && request.searchmoves.is_empty());
         let nodes = match weakening {
             Some(w) => Some(request.nodes.map_or(w.nodes(), |n| n.min(w.nodes()))),
             None => request.nodes,
@@ -359,7 +360,12 @@ impl Engine {
         let unlimited =
             request.depth.is_none() && nodes.is_none() && request.mate.is_none() && hard.is_none();
         let waiting = request.infinite || request.ponder || unlimited;
-        let control = Arc::new(Control::new(soft, hard, nodes, waiting));
+        let control = Arc::new(Control::new(Budget {
+            soft,
+            hard,
+            nodes,
+            waiting,
+        }));
         let earlier = game.earlier_hashes().to_vec();
         let (tt, pool) = (self.tt.clone(), self.pool.clone());
         let threads = self.settings.threads as usize;
@@ -473,7 +479,7 @@ impl Engine {
         self.settle();
         let root = self.position()?.clone();
         let pool = self.pool.clone();
-        let control = Arc::new(Control::new(None, None, None, false));
+        let control = Arc::new(Control::unlimited());
         self.spawn("perft", control, move |control| {
             let counts =
                 pool.install(|| root.perft_divide(depth, &|| control.is_stopped(), &|| {}));
@@ -485,7 +491,7 @@ impl Engine {
     /// `None` if stopped.
     pub(crate) fn bench(&mut self, depth: u32, done: BenchDone) -> Result<(), EngineError> {
         self.settle();
-        let control = Arc::new(Control::new(None, None, None, false));
+        let control = Arc::new(Control::unlimited());
         self.spawn("bench", control, move |control| {
             let report = bench::run(depth, control.stop_flag());
             done((!control.is_stopped()).then_some(report));

@@ -1,6 +1,7 @@
-//! Small boards: before searching, `go` lets the solver try to prove the position (a
-//! quarter of the move's time at most, so the search keeps most of it when no proof
-//! comes). A proven win is played, with `score mate N` where N is the most moves the
+//! The solver in `go`: small boards are proven before they are searched.
+//!
+//! Before searching, `go` lets the solver try to prove the position (a quarter of the
+//! move's time at most, so the search keeps most of it when no proof comes). A proven win is played, with `score mate N` where N is the most moves the
 //! loser can last against the proven strategy, checked with the rules; anything else (a
 //! proven loss, no proof in time) leaves the move to the search. The solver's table
 //! ([`SOLVER_TABLE_MB`]) lives as long as the engine's rule set and `Hash`, so what it
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::registry::{AnyMove, AnyPosition, Provable};
 use crate::search::{Control, Info, Score, SearchResult, WIN};
-use crate::solve::{SolveOptions, Table};
+use crate::solve::{SolveSettings, Table};
 
 /// Boards of at most this many squares go to the solver first (6x5 and 5x6 and below).
 pub(super) const SOLVER_SQUARES: u32 = 30;
@@ -57,7 +58,7 @@ pub(super) fn prove(
     control: &Control,
     on_info: &(dyn Fn(&Info<AnyMove>) + Sync),
 ) -> Proven {
-    let settings = SolveOptions {
+    let settings = SolveSettings {
         threads: attempt.threads,
         hash_megabytes: None,
         time_limit: Some(attempt.budget),

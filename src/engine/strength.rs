@@ -39,14 +39,20 @@ pub(crate) struct Weakening {
     level: f64,
 }
 
+/// The strength asked for: a `Skill Level`, or an Elo (`UCI_LimitStrength` with
+/// `UCI_Elo`, which wins over the level, as in chess engines).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Strength {
+    Level(u64),
+    Elo(u64),
+}
+
 impl Weakening {
-    /// The weakening the options ask for, or `None` for full strength.
-    /// `UCI_LimitStrength` wins over `Skill Level`, as in chess engines.
-    pub(crate) fn from_options(skill_level: u64, limit_strength: bool, elo: u64) -> Option<Self> {
-        let level = if limit_strength {
-            level_of_elo(elo as f64)
-        } else {
-            skill_level as f64
+    /// The weakening `strength` asks for, or `None` for full strength.
+    pub(crate) fn of(strength: Strength) -> Option<Self> {
+        let level = match strength {
+            Strength::Elo(elo) => level_of_elo(elo as f64),
+            Strength::Level(level) => level as f64,
         };
         (level < MAX_LEVEL as f64).then_some(Weakening { level })
     }
@@ -216,18 +222,18 @@ mod tests {
 
     #[test]
     fn options_choose_the_level() {
-        assert_eq!(Weakening::from_options(20, false, 1500), None);
+        assert_eq!(Weakening::of(Strength::Level(20)), None);
         assert_eq!(
-            Weakening::from_options(3, false, 1500),
+            Weakening::of(Strength::Level(3)),
             Some(Weakening { level: 3.0 })
         );
         // Limit strength wins over Skill Level, by the measured table.
-        let w = Weakening::from_options(20, true, ELO_MIN).unwrap();
+        let w = Weakening::of(Strength::Elo(ELO_MIN)).unwrap();
         assert_eq!(w.level, 0.0);
         let mid = (ELO_OF_LEVEL[4] + ELO_OF_LEVEL[5]) / 2.0;
-        let w = Weakening::from_options(20, true, mid as u64).unwrap();
+        let w = Weakening::of(Strength::Elo(mid as u64)).unwrap();
         assert!(w.level > 4.0 && w.level < 5.0, "{}", w.level);
-        assert!(Weakening::from_options(20, true, ELO_MAX).unwrap().level <= 19.0);
+        assert!(Weakening::of(Strength::Elo(ELO_MAX)).unwrap().level <= 19.0);
         // More nodes and a smaller margin at every higher level.
         for level in 1..MAX_LEVEL {
             let (low, high) = (

@@ -359,11 +359,11 @@ fn wins_within(
 #[test]
 fn go_plays_proven_wins_on_small_boards() {
     use crate::search::Score;
-    use crate::solve::SolveOptions;
+    use crate::solve::SolveSettings;
     use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
-    let options = SolveOptions::small();
+    let options = SolveSettings::small();
     let winner_of = |pos: &AnyPosition| {
         let provable = pos.provable().expect("a position the solver proves");
         provable
@@ -441,7 +441,7 @@ fn the_solver_proves_before_the_search() {
         deadline: None,
         threads: 1,
     };
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     let scores = Mutex::new(Vec::new());
     let report = |info: &Info<AnyMove>| scores.lock().unwrap().push((info.score, info.nodes));
     // 5x4: the side to move loses at the start (engine.md's table), so after any move it

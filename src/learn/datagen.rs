@@ -19,13 +19,13 @@ use std::time::{Duration, Instant};
 use crate::learn::datafile::{self, DataError, Record, Writer};
 use crate::registry::{AnyPosition, Evaluation, FenError, History, Mismatch, SearchSetup, Variant};
 use crate::search::tt::{TableError, TranspositionTable};
-use crate::search::{Control, Score, SearchLimits};
+use crate::search::{Budget, Control, Score, SearchLimits};
 use crate::util::progress;
 use crate::util::rng::Rng;
 
 /// What to play and where to write it.
 #[derive(Clone, Debug)]
-pub(crate) struct Settings {
+pub(crate) struct DatagenSettings {
     pub(crate) variant: Variant,
     /// The start of every game (the variant's start when `None`): sets the board size.
     pub(crate) start: Option<String>,
@@ -62,7 +62,7 @@ const MAX_PLIES: usize = 600;
 
 /// Plays one game and returns its kept positions with their labels.
 fn play_game(
-    settings: &Settings,
+    settings: &DatagenSettings,
     start: &AnyPosition,
     game_index: u64,
     tt: &TranspositionTable,
@@ -90,7 +90,10 @@ fn play_game(
             break crate::rulesets::Outcome::draw(crate::rulesets::EndReason::Repetition);
         }
         let pos = game.position().clone();
-        let control = Control::new(None, None, settings.nodes, false);
+        let control = Control::new(Budget {
+            nodes: settings.nodes,
+            ..Budget::default()
+        });
         let setup = SearchSetup {
             control: &control,
             tt,
@@ -140,7 +143,10 @@ pub(crate) struct Summary {
 
 /// Plays games on `settings.threads` threads until enough positions or games, writing
 /// each game's new positions as it ends. `stop` ends the run early (the file stays whole).
-pub(crate) fn run(settings: &Settings, stop: Arc<AtomicBool>) -> Result<Summary, DatagenError> {
+pub(crate) fn run(
+    settings: &DatagenSettings,
+    stop: Arc<AtomicBool>,
+) -> Result<Summary, DatagenError> {
     let mut start = match &settings.start {
         Some(fen) => AnyPosition::from_fen(fen, settings.variant)?,
         None => AnyPosition::startpos(settings.variant),
@@ -256,12 +262,12 @@ impl Summary {
 mod tests {
     use super::*;
 
-    fn settings(variant: &str, out: &str) -> Settings {
+    fn settings(variant: &str, out: &str) -> DatagenSettings {
         let dir = std::env::temp_dir().join(format!("bt-datagen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join(out);
         let _ = std::fs::remove_file(&out);
-        Settings {
+        DatagenSettings {
             variant: variant.parse().unwrap(),
             start: None,
             out,

@@ -21,7 +21,7 @@ use crate::util::rng::Rng;
 
 /// How to train.
 #[derive(Clone, Debug)]
-pub(crate) struct Settings {
+pub(crate) struct TrainSettings {
     pub(crate) files: Vec<PathBuf>,
     pub(crate) epochs: usize,
     pub(crate) batch: usize,
@@ -69,6 +69,11 @@ struct Params {
 }
 
 impl Params {
+    /// Inputs of the first layer.
+    fn inputs(&self) -> usize {
+        self.w1.len() / HIDDEN
+    }
+
     fn zeros(inputs: usize) -> Params {
         Params {
             w1: vec![0.0; inputs * HIDDEN],
@@ -341,7 +346,10 @@ impl FloatNet {
 }
 
 /// Trains a network on `settings.files`; `log` hears one line per epoch.
-pub(crate) fn train(settings: &Settings, mut log: impl FnMut(&str)) -> Result<Trained, TrainError> {
+pub(crate) fn train(
+    settings: &TrainSettings,
+    mut log: impl FnMut(&str),
+) -> Result<Trained, TrainError> {
     if settings.files.is_empty() {
         return Err(TrainError::NoFiles);
     }
@@ -352,39 +360,13 @@ pub(crate) fn train(settings: &Settings, mut log: impl FnMut(&str)) -> Result<Tr
             threads: settings.threads,
             error,
         })?;
-    let Loaded {
-        variant,
-        board,
-        mut samples,
-        raw_scores,
-        described,
-    } = load(&settings.files)?;
-    let scale = fit_scale(&raw_scores, &samples.result);
-    samples.score = raw_scores
-        .iter()
-        .map(|&s| sigmoid(f32::from(s) / scale))
-        .collect();
-    let inputs = variant.network_inputs();
     let mut rng = Rng::new(settings.seed);
-    let mut order: Vec<u32> = (0..samples.len() as u32).collect();
-    shuffle(&mut order, &mut rng);
-    let held = ((samples.len() as f32 * settings.validation) as usize).max(1);
-    if samples.len() < held + settings.batch.min(1000) {
-        return Err(TrainError::TooFew(samples.len()));
-    }
-    let (validation, mut training) = (order[..held].to_vec(), order[held..].to_vec());
-    log(&format!(
-        "{} positions of {variant} ({}x{}): {} to train, {} to validate; {scale:.1} cp per logit",
-        samples.len(),
-        board.0,
-        board.1,
-        training.len(),
-        validation.len()
-    ));
+    let data = Data::prepare(settings, &mut rng)?;
+    log(&data.summary());
+    let inputs = data.variant.network_inputs();
     let mut params = Params::random(inputs, &mut rng);
-    let (mut m, mut v) = (Params::zeros(inputs), Params::zeros(inputs));
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut step = 0i32;
+    let mut adam = Adam::new(inputs);
+    let mut training = data.training.clone();
     let mut last = (0.0, 0.0);
     for epoch in 1..=settings.epochs {
         let started = Instant::now();
@@ -397,44 +379,19 @@ pub(crate) fn train(settings: &Settings, mut log: impl FnMut(&str)) -> Result<Tr
         };
         let mut train_loss = 0.0f64;
         for batch in training.chunks(settings.batch) {
-            let parts: Vec<(Params, f64)> = pool.install(|| {
-                batch
-                    .par_chunks(CHUNK)
-                    .map(|chunk| {
-                        let mut g = Params::zeros(inputs);
-                        let mut loss = 0.0f64;
-                        for &i in chunk {
-                            let i = i as usize;
-                            let target = settings.lambda * samples.result[i]
-                                + (1.0 - settings.lambda) * samples.score[i];
-                            loss += f64::from(backward(&params, &mut g, samples.sides(i), target));
-                        }
-                        (g, loss)
-                    })
-                    .collect()
+            let mut grad = pool.install(|| {
+                gradient(
+                    &params,
+                    &data.samples,
+                    batch,
+                    settings.lambda,
+                    &mut train_loss,
+                )
             });
-            let mut grad = Params::zeros(inputs);
-            for (g, loss) in &parts {
-                grad.add(g);
-                train_loss += loss;
-            }
-            step += 1;
-            let n = batch.len() as f32;
-            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
-            for (((w, g), m), v) in params
-                .values_mut()
-                .zip(grad.values_mut())
-                .zip(m.values_mut())
-                .zip(v.values_mut())
-            {
-                let g = *g / n;
-                *m = beta1 * *m + (1.0 - beta1) * g;
-                *v = beta2 * *v + (1.0 - beta2) * g * g;
-                *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
-                *w = w.clamp(-CLIP, CLIP);
-            }
+            adam.step(&mut params, &mut grad, batch.len() as f32, rate);
         }
-        let val_loss = pool.install(|| mean_loss(&params, &samples, &validation, settings.lambda));
+        let val_loss =
+            pool.install(|| mean_loss(&params, &data.samples, &data.validation, settings.lambda));
         last = (train_loss / training.len() as f64, val_loss);
         log(&format!(
             "epoch {epoch}: train loss {:.6}, validation loss {val_loss:.6}, {:.1} s",
@@ -442,27 +399,13 @@ pub(crate) fn train(settings: &Settings, mut log: impl FnMut(&str)) -> Result<Tr
             started.elapsed().as_secs_f64()
         ));
     }
-    let about = format!(
-        "trained by breakthrough train on {described}; {} epochs, batch {}, learning rate {}, lambda {}, validation {}, seed {}; {scale:.1} cp per logit; final train loss {:.6}, validation loss {:.6}",
-        settings.epochs,
-        settings.batch,
-        settings.learning_rate,
-        settings.lambda,
-        settings.validation,
-        settings.seed,
-        last.0,
-        last.1
-    );
-    let about = match settings.note.trim() {
-        "" => about,
-        note => format!("{about}; {note}"),
-    };
+    let about = data.about(settings, last);
     let network = Network::quantise(&FloatWeights {
-        variant: variant.name(),
-        files: board.0,
-        ranks: board.1,
+        variant: data.variant.name(),
+        files: data.board.0,
+        ranks: data.board.1,
         inputs,
-        scale: scale.round() as i32,
+        scale: data.scale.round() as i32,
         weights: &params.w1,
         bias: &params.b1,
         output: &params.w2,
@@ -471,8 +414,164 @@ pub(crate) fn train(settings: &Settings, mut log: impl FnMut(&str)) -> Result<Tr
     });
     Ok(Trained {
         network,
-        float: FloatNet { params, scale },
+        float: FloatNet {
+            params,
+            scale: data.scale,
+        },
     })
+}
+
+/// The positions of a training run, with their targets' scale, split into the training
+/// and validation sets.
+struct Data {
+    variant: Variant,
+    board: (u8, u8),
+    samples: Samples,
+    /// Centipawns per logit of the search's scores.
+    scale: f32,
+    /// Where the positions came from, for the network's description.
+    described: String,
+    training: Vec<u32>,
+    validation: Vec<u32>,
+}
+
+impl Data {
+    /// Reads the files, fits the scores' scale, and holds out the validation share.
+    fn prepare(settings: &TrainSettings, rng: &mut Rng) -> Result<Data, TrainError> {
+        let Loaded {
+            variant,
+            board,
+            mut samples,
+            raw_scores,
+            described,
+        } = load(&settings.files)?;
+        let scale = fit_scale(&raw_scores, &samples.result);
+        samples.score = raw_scores
+            .iter()
+            .map(|&s| sigmoid(f32::from(s) / scale))
+            .collect();
+        let mut order: Vec<u32> = (0..samples.len() as u32).collect();
+        shuffle(&mut order, rng);
+        let held = ((samples.len() as f32 * settings.validation) as usize).max(1);
+        if samples.len() < held + settings.batch.min(1000) {
+            return Err(TrainError::TooFew(samples.len()));
+        }
+        let (validation, training) = (order[..held].to_vec(), order[held..].to_vec());
+        Ok(Data {
+            variant,
+            board,
+            samples,
+            scale,
+            described,
+            training,
+            validation,
+        })
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} positions of {} ({}x{}): {} to train, {} to validate; {:.1} cp per logit",
+            self.samples.len(),
+            self.variant,
+            self.board.0,
+            self.board.1,
+            self.training.len(),
+            self.validation.len(),
+            self.scale
+        )
+    }
+
+    /// The network's description: its data, the settings and the final losses.
+    fn about(&self, settings: &TrainSettings, (train_loss, val_loss): (f64, f64)) -> String {
+        let about = format!(
+            "trained by breakthrough train on {}; {} epochs, batch {}, learning rate {}, lambda {}, validation {}, seed {}; {:.1} cp per logit; final train loss {train_loss:.6}, validation loss {val_loss:.6}",
+            self.described,
+            settings.epochs,
+            settings.batch,
+            settings.learning_rate,
+            settings.lambda,
+            settings.validation,
+            settings.seed,
+            self.scale,
+        );
+        match settings.note.trim() {
+            "" => about,
+            note => format!("{about}; {note}"),
+        }
+    }
+}
+
+/// The loss gradient summed over `batch`, its loss added to `loss`: fixed chunks on the
+/// current rayon pool, summed in order, so the sums do not depend on the number of
+/// threads.
+fn gradient(
+    params: &Params,
+    samples: &Samples,
+    batch: &[u32],
+    lambda: f32,
+    loss: &mut f64,
+) -> Params {
+    let inputs = params.inputs();
+    let parts: Vec<(Params, f64)> = batch
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut g = Params::zeros(inputs);
+            let mut loss = 0.0f64;
+            for &i in chunk {
+                let i = i as usize;
+                let target = lambda * samples.result[i] + (1.0 - lambda) * samples.score[i];
+                loss += f64::from(backward(params, &mut g, samples.sides(i), target));
+            }
+            (g, loss)
+        })
+        .collect();
+    let mut grad = Params::zeros(inputs);
+    for (g, l) in &parts {
+        grad.add(g);
+        *loss += l;
+    }
+    grad
+}
+
+/// Adam's moments and step count.
+struct Adam {
+    m: Params,
+    v: Params,
+    step: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    fn new(inputs: usize) -> Adam {
+        Adam {
+            m: Params::zeros(inputs),
+            v: Params::zeros(inputs),
+            step: 0,
+        }
+    }
+
+    /// One step on `params` along `grad`, summed over `n` positions, at `rate`; the
+    /// weights are clipped to what the engine's integers hold.
+    fn step(&mut self, params: &mut Params, grad: &mut Params, n: f32, rate: f32) {
+        let (beta1, beta2) = (Adam::BETA1, Adam::BETA2);
+        self.step += 1;
+        let (c1, c2) = (1.0 - beta1.powi(self.step), 1.0 - beta2.powi(self.step));
+        for (((w, g), m), v) in params
+            .values_mut()
+            .zip(grad.values_mut())
+            .zip(self.m.values_mut())
+            .zip(self.v.values_mut())
+        {
+            let g = *g / n;
+            *m = beta1 * *m + (1.0 - beta1) * g;
+            *v = beta2 * *v + (1.0 - beta2) * g * g;
+            *w -= rate * (*m / c1) / ((*v / c2).sqrt() + Adam::EPSILON);
+            *w = w.clamp(-CLIP, CLIP);
+        }
+    }
 }
 
 fn shuffle(items: &mut [u32], rng: &mut Rng) {
@@ -494,7 +593,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join(name);
         if !out.exists() {
-            let settings = datagen::Settings {
+            let settings = datagen::DatagenSettings {
                 variant: "capture-only".parse().unwrap(),
                 start: None,
                 out: out.clone(),
@@ -516,8 +615,8 @@ mod tests {
         out
     }
 
-    fn settings(files: Vec<PathBuf>, threads: usize) -> Settings {
-        Settings {
+    fn settings(files: Vec<PathBuf>, threads: usize) -> TrainSettings {
+        TrainSettings {
             files,
             epochs: 3,
             batch: 256,

@@ -34,11 +34,12 @@ use solver::SolverHooks;
 
 /// Every rule set, in the order `uci` lists them; the first is the default.
 static RULE_SETS: &[&dyn Registered] = &[
-    &Entry::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free).with_solver(),
-    &Entry::<breakthrough::Evaluated>::new("capture-only", DiagonalStep::CaptureOnly).with_solver(),
-    &Entry::<doorbraak::Position>::new("doorbraak", ()),
+    &Registration::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free).with_solver(),
+    &Registration::<breakthrough::Evaluated>::new("capture-only", DiagonalStep::CaptureOnly)
+        .with_solver(),
+    &Registration::<doorbraak::Position>::new("doorbraak", ()),
     #[cfg(test)]
-    &Entry::<crate::rulesets::toy::Position>::new("toy", ()),
+    &Registration::<crate::rulesets::toy::Position>::new("toy", ()),
 ];
 
 /// A registered rule set, its position type and configuration erased.
@@ -58,16 +59,16 @@ trait Registered: Sync {
 type RulesOf<P> = <P as Evaluate>::Rules;
 
 /// One line of `RULE_SETS`: a name, a position type and its configuration.
-struct Entry<P: Evaluate> {
+struct Registration<P: Evaluate> {
     name: &'static str,
     config: <RulesOf<P> as Rules>::Config,
     solver: Option<&'static SolverHooks>,
     position: PhantomData<fn() -> P>,
 }
 
-impl<P: Evaluate> Entry<P> {
+impl<P: Evaluate> Registration<P> {
     const fn new(name: &'static str, config: <RulesOf<P> as Rules>::Config) -> Self {
-        Entry {
+        Registration {
             name,
             config,
             solver: None,
@@ -76,20 +77,20 @@ impl<P: Evaluate> Entry<P> {
     }
 }
 
-impl<P> Entry<P>
+impl<P> Registration<P>
 where
     P: Evaluate<Rules = crate::solve::SolverPosition> + Into<Inner> + position::Member,
 {
     /// The entry with the solver as a capability: its positions can be proven.
     const fn with_solver(self) -> Self {
-        Entry {
+        Registration {
             solver: Some(&const { SolverHooks::of::<P>() }),
             ..self
         }
     }
 }
 
-impl<P: Evaluate + Into<Inner>> Registered for Entry<P> {
+impl<P: Evaluate + Into<Inner>> Registered for Registration<P> {
     fn name(&self) -> &'static str {
         self.name
     }

@@ -1,5 +1,6 @@
-//! The solver as a capability of the rule sets whose entry has it
-//! ([`Entry::with_solver`](super::Entry)): a position of such a rule set hands the solver
+//! The solver as a capability of a rule set's entry.
+//!
+//! A position of a rule set whose entry has it (`Registration::with_solver`) hands the solver
 //! its own position, and the solver's answers come back as [`AnyMove`]s and
 //! [`AnyPosition`]s. Nothing above the registry names the solver's position type.
 
@@ -10,7 +11,8 @@ use std::time::Instant;
 use super::position::Inner;
 use super::{AnyMove, AnyPosition, Variant};
 use crate::rulesets::{Color, Evaluate, Rules};
-use crate::solve::{self, Solution, SolveError, SolveOptions, SolverPosition, Table};
+use crate::solve::jobs::Merged;
+use crate::solve::{self, Solution, SolveError, SolveSettings, SolverPosition, Table};
 
 /// How the registry reaches the solver from an entry's position type: the two
 /// conversions, made by [`SolverHooks::of`] for a type whose rules are the solver's.
@@ -85,7 +87,7 @@ impl Provable {
     /// Proves who wins, within `options`, until `stop` is set (see `solve::solve`).
     pub(crate) fn solve(
         &self,
-        options: &SolveOptions,
+        options: &SolveSettings,
         stop: &AtomicBool,
     ) -> Result<Solution<AnyMove>, SolveError> {
         let solution = solve::solve(self.root, options, stop)?;
@@ -96,7 +98,7 @@ impl Provable {
     pub(crate) fn solve_in(
         &self,
         table: &Table,
-        options: &SolveOptions,
+        options: &SolveSettings,
         stop: &AtomicBool,
     ) -> Result<Solution<AnyMove>, SolveError> {
         let solution = solve::solve_in(table, self.root, options, stop)?;
@@ -129,7 +131,11 @@ impl Provable {
 
     /// Settles the `depth` plies below this position from jobs' `answers` (a job's
     /// [`Provable::job_key`] -> who wins from it, `None` when its job gave up).
-    pub(crate) fn merge(&self, depth: u32, answers: &HashMap<u64, Option<Color>>) -> Merged {
+    pub(crate) fn merge(
+        &self,
+        depth: u32,
+        answers: &HashMap<u64, Option<Color>>,
+    ) -> Merged<AnyPosition, AnyMove> {
         let merged = solve::jobs::merge(&self.root, depth, answers);
         Merged {
             winner: merged.winner,
@@ -137,11 +143,4 @@ impl Provable {
             open: merged.open.into_iter().map(|p| self.position(p)).collect(),
         }
     }
-}
-
-/// What jobs' answers settle at the root (see `solve::jobs::merge`).
-pub(crate) struct Merged {
-    pub(crate) winner: Option<Color>,
-    pub(crate) best: Option<AnyMove>,
-    pub(crate) open: Vec<AnyPosition>,
 }

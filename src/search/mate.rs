@@ -1,4 +1,6 @@
-//! Proven wins: `go mate N`. The normal search prunes and reduces, so it can miss a
+//! The mate search behind `go mate N`: forced wins proven by alpha-beta.
+//!
+//! The normal search prunes and reduces, so it can miss a
 //! forced win; this one cannot. It asks, for ever more plies, whether the side to move
 //! wins within them by exhaustive AND/OR search: at the attacker's nodes some move must
 //! win, at the defender's every move must lose. Nothing is pruned but by proof: an
@@ -96,7 +98,7 @@ const TABLE_ENTRIES: usize = 1 << 20;
 
 /// What is proven about a position, for the side to move, in plies.
 #[derive(Clone, Copy, Default)]
-struct Known {
+struct Bounds {
     /// It wins within this many plies (0: not known).
     wins_within: u8,
     /// It does not win within this many plies.
@@ -109,7 +111,7 @@ struct Known {
 
 struct Prover<'a, P: Evaluate> {
     control: &'a Control,
-    table: HashMap<u64, Known>,
+    table: HashMap<u64, Bounds>,
     /// Hashes of the game before the root, then of the line searched (positions that
     /// can repeat only).
     path: Vec<u64>,
@@ -181,9 +183,9 @@ impl<P: Evaluate> Prover<'_, P> {
         self.nodes = 0;
     }
 
-    fn known(&self, pos: &P) -> Known {
+    fn known(&self, pos: &P) -> Bounds {
         if P::Rules::CAN_REPEAT {
-            return Known::default();
+            return Bounds::default();
         }
         self.table
             .get(&pos.rules().hash())
@@ -191,7 +193,7 @@ impl<P: Evaluate> Prover<'_, P> {
             .unwrap_or_default()
     }
 
-    fn learn(&mut self, pos: &P, update: impl FnOnce(&mut Known)) {
+    fn learn(&mut self, pos: &P, update: impl FnOnce(&mut Bounds)) {
         if P::Rules::CAN_REPEAT {
             return;
         }

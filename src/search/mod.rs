@@ -124,6 +124,19 @@ impl<M> SearchLimits<M> {
     }
 }
 
+/// What ends a search besides a `stop`: its time, its nodes, and whether it waits for
+/// `ponderhit` or `stop` (`go ponder`, `go infinite`). The default has no limit.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Budget {
+    /// Don't start another iteration past this.
+    pub(crate) soft: Option<Duration>,
+    /// Stop searching past this.
+    pub(crate) hard: Option<Duration>,
+    pub(crate) nodes: Option<u64>,
+    /// Time limits wait and the result is held back until released.
+    pub(crate) waiting: bool,
+}
+
 /// Shared, thread-safe state of one running search: the stop flag, the clock and the node count.
 pub(crate) struct Control {
     /// Shared with whoever may stop the search (several searches may share one: `bench`).
@@ -145,20 +158,16 @@ pub(crate) struct Control {
 }
 
 impl Control {
-    pub(crate) fn new(
-        soft: Option<Duration>,
-        hard: Option<Duration>,
-        node_limit: Option<u64>,
-        waiting: bool,
-    ) -> Control {
+    /// A search within `budget`, its clock starting now.
+    pub(crate) fn new(budget: Budget) -> Control {
         Control {
             stop: Arc::new(AtomicBool::new(false)),
-            waiting: AtomicBool::new(waiting),
+            waiting: AtomicBool::new(budget.waiting),
             start: Instant::now(),
-            soft,
-            hard,
-            node_limit,
-            interval: node_limit.map_or(CHECK_INTERVAL, |n| {
+            soft: budget.soft,
+            hard: budget.hard,
+            node_limit: budget.nodes,
+            interval: budget.nodes.map_or(CHECK_INTERVAL, |n| {
                 (n / 16).next_power_of_two().clamp(1, CHECK_INTERVAL)
             }),
             nodes: AtomicU64::new(0),
@@ -166,12 +175,17 @@ impl Control {
         }
     }
 
+    /// A search without limits: it ends at its depth or when stopped.
+    pub(crate) fn unlimited() -> Control {
+        Control::new(Budget::default())
+    }
+
     /// A search without limits that stops when `stop` is set (by [`Control::stop`] of
     /// another control sharing it, for example).
     pub(crate) fn sharing_stop(stop: Arc<AtomicBool>) -> Control {
         Control {
             stop,
-            ..Control::new(None, None, None, false)
+            ..Control::unlimited()
         }
     }
 

@@ -19,6 +19,14 @@ struct RootMove<M> {
     pv: Vec<M>,
 }
 
+/// How a root move is searched: with the whole window (the first move), or first with a
+/// null window that only a better move fails high on (principal-variation search).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Window {
+    Whole,
+    Scout,
+}
+
 /// A search over one root position, run with [`Searcher::run`].
 pub(crate) struct Searcher<'a, P: Evaluate> {
     root: P,
@@ -73,20 +81,20 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
         self.workers[0].lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Searches one root move with the window (alpha, beta) by PVS; returns the
-    /// score and the line it found.
+    /// Searches one root move with the window (alpha, beta), whole or by PVS; returns
+    /// the score and the line it found.
     fn search_root_move(
         &self,
         m: MoveOf<P>,
         depth: i32,
         alpha: i32,
         beta: i32,
-        full_first: bool,
+        window: Window,
     ) -> (i32, Vec<MoveOf<P>>) {
         let mut child = self.root;
         child.play(m);
         let mut w = self.worker();
-        let score = if full_first {
+        let score = if window == Window::Whole {
             -w.negamax(&self.shared, &child, depth - 1, 1, -beta, -alpha)
         } else {
             let s = -w.negamax(&self.shared, &child, depth - 1, 1, -alpha - 1, -alpha);
@@ -114,7 +122,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
         let Some(first) = moves.first_mut() else {
             return -INFINITY;
         };
-        let (score, line) = self.search_root_move(first.m, depth, alpha, beta, true);
+        let (score, line) = self.search_root_move(first.m, depth, alpha, beta, Window::Whole);
         if self.shared.stopped() {
             return -INFINITY;
         }
@@ -128,7 +136,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             return best;
         }
         for rm in moves[1..].iter_mut() {
-            let (score, line) = self.search_root_move(rm.m, depth, alpha, beta, false);
+            let (score, line) = self.search_root_move(rm.m, depth, alpha, beta, Window::Scout);
             if self.shared.stopped() {
                 return best;
             }

@@ -20,7 +20,7 @@ fn run<P: Evaluate>(
     threads: usize,
     earlier: &[u64],
 ) -> (SearchResult<MoveOf<P>>, Vec<Info<MoveOf<P>>>) {
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     let tt = TranspositionTable::new(4).unwrap();
     let infos = Mutex::new(Vec::new());
     let report = |info: &Info<MoveOf<P>>| infos.lock().unwrap().push(info.clone());
@@ -322,7 +322,7 @@ fn the_test_rule_set_is_searched_like_any_other() {
 fn mate_search_proves_the_suite_exactly() {
     use super::mate::{MateOutcome, prove};
     let text = include_str!("../../tests/data/forced-wins.epd");
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     let (mut wins, mut losses) = (0, 0);
     for line in text
         .lines()
@@ -374,7 +374,7 @@ fn mate_search_proves_the_suite_exactly() {
 #[test]
 fn mate_search_agrees_with_minimax_on_small_boards() {
     use super::mate::{MateOutcome, prove};
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     let mut rng = Rng::new(17);
     let (mut found, mut none) = (0, 0);
     for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
@@ -411,7 +411,7 @@ fn mate_search_agrees_with_minimax_on_small_boards() {
 #[test]
 fn mate_search_in_doorbraak() {
     use super::mate::{MateOutcome, prove};
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     let win = doorbraak::Position::from_fen("4p/1Q3/1Q3/P4/5/5/5/5/5 w", ()).unwrap();
     let MateOutcome::Win { moves, line } = prove(&win, 2, &[], &control, &mut |_| {}) else {
         panic!("no win found");
@@ -428,7 +428,7 @@ fn mate_search_in_doorbraak() {
 #[test]
 fn a_stopped_mate_search_says_so() {
     use super::mate::{MateOutcome, prove};
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     control.stop();
     let pos = breakthrough::Evaluated::new(breakthrough::Position::startpos(DiagonalStep::Free));
     assert_eq!(
@@ -442,7 +442,7 @@ fn a_stopped_mate_search_says_so() {
 #[test]
 fn mate_search_finds_wins_the_normal_search_misses() {
     use super::mate::{MateOutcome, prove};
-    let control = Control::new(None, None, None, false);
+    let control = Control::unlimited();
     for (fen, moves) in [
         ("5p2/1p2ppp1/p3p3/p1p1p1pp/PPp1P2p/2P2P1P/5PP1/P7 b", 4),
         ("4p3/4pppp/2pp1p1p/pppP2P1/pP2P1PP/5PPP/PPPPP3/2P5 w", 3),

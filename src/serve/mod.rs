@@ -3,7 +3,7 @@
 //! and their engines live in `game.rs` as plain threads, the live matches in `live.rs`.
 //!
 //! The API (JSON bodies and answers; errors are `{"error": "..."}` with a 4xx status):
-//! - `POST /api/games` starts a game (see [`game::NewGame::from_json`]) and answers its
+//! - `POST /api/games` starts a game (see `game::NewGameRequest`) and answers its
 //!   state; `GET /api/games/{id}` the state; `GET /api/games/{id}/events` streams the
 //!   state, the engine's `info` and the changes as server-sent events;
 //! - `POST /api/games/{id}/move {"move": "a2a3"}`, `.../takeback`, `.../analyse
@@ -32,7 +32,7 @@ use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
 use crate::util::lines::outln;
-use game::{ApiError, NewGame, Sessions};
+use game::{AnalyseRequest, ApiError, LevelRequest, MoveRequest, NewGame, Sessions};
 use live::Live;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -212,7 +212,7 @@ async fn health(State(app): State<Shared>) -> Response {
 }
 
 async fn new_game(State(app): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
-    let spec = NewGame::from_json(&body_json(&body)?)?;
+    let spec = NewGame::from_request(game::read(body_json(&body)?)?)?;
     let sessions = app.sessions.clone();
     let state = blocking(move || {
         let session = sessions.create(spec)?;
@@ -267,14 +267,9 @@ async fn play_move(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let body = body_json(&body)?;
-    let text = body
-        .get("move")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ApiError::BadRequest("expected {\"move\": \"a2a3\"}".into()))?
-        .to_string();
+    let request: MoveRequest = game::read(body_json(&body)?)?;
     change(app, id, move |sessions, session| {
-        sessions.play(session, &text)
+        sessions.play(session, &request.text)
     })
     .await
 }
@@ -288,16 +283,9 @@ async fn analyse(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let body = body_json(&body)?;
-    let number = |key: &str| match body.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| ApiError::BadRequest(format!("'{key}' must be a whole number"))),
-    };
-    let lines = number("lines")?.unwrap_or(1);
-    let ply = number("ply")?.map(|p| p as usize);
+    let request: AnalyseRequest = game::read(body_json(&body)?)?;
+    let lines = request.lines.unwrap_or(1);
+    let ply = request.ply.map(|p| p as usize);
     change(app, id, move |sessions, session| {
         sessions.analyse(session, lines, ply)
     })
@@ -309,13 +297,9 @@ async fn set_level(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let body = body_json(&body)?;
-    let level = body
-        .get("level")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| ApiError::BadRequest("expected {\"level\": 0-20}".into()))?;
+    let request: LevelRequest = game::read(body_json(&body)?)?;
     change(app, id, move |sessions, session| {
-        sessions.set_level(session, level)
+        sessions.set_level(session, request.level)
     })
     .await
 }

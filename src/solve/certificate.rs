@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::dfpn::Worker;
+use super::dfpn::ProofWorker;
 use super::key;
 use super::knowledge::{self, Known};
 use super::table::Table;
@@ -84,7 +84,7 @@ impl Certificate {
         root: Position,
         winner: Color,
         table: &Table,
-        worker: &mut Worker,
+        worker: &mut ProofWorker,
     ) -> Result<Certificate, CertificateError> {
         let mut builder = Builder {
             winner,
@@ -307,7 +307,7 @@ fn wins_at_once(pos: &Position) -> bool {
 struct Builder<'t, 'w, 'a> {
     winner: Color,
     table: &'t Table,
-    worker: &'w mut Worker<'a>,
+    worker: &'w mut ProofWorker<'a>,
     moves: HashMap<Key, Move>,
     /// Positions of the loser to move already covered, by their table key's hash: a
     /// position wrongly taken for one seen (a 2^-64 accident) leaves a hole the check

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use super::key::Key;
 use super::knowledge::{self, Known};
-use super::table::{Entry, INF, Table};
+use super::table::{INF, ProofEntry, Table};
 use crate::rulesets::SearchRules;
 use crate::rulesets::breakthrough::{MAX_MOVES, Move, Position};
 
@@ -29,15 +29,15 @@ const EPSILON: f64 = 0.25;
 const CHECK_EVERY: u64 = 4096;
 
 /// The numbers of a settled position.
-pub(crate) fn settled(known: Known) -> Entry {
+pub(crate) fn settled(known: Known) -> ProofEntry {
     match known {
-        Known::Win(m) => Entry {
+        Known::Win(m) => ProofEntry {
             phi: 0,
             delta: INF,
             best: m.map_or(0, Move::to_bits),
             work: 0,
         },
-        Known::Loss => Entry {
+        Known::Loss => ProofEntry {
             phi: INF,
             delta: 0,
             best: 0,
@@ -58,7 +58,7 @@ pub(crate) struct Stop<'a> {
 }
 
 /// One thread's search.
-pub(crate) struct Worker<'a> {
+pub(crate) struct ProofWorker<'a> {
     table: &'a Table,
     stop: Stop<'a>,
     /// Nodes of every worker, for the report.
@@ -77,9 +77,13 @@ struct Child {
     delta: u32,
 }
 
-impl<'a> Worker<'a> {
-    pub(crate) fn new(table: &'a Table, stop: Stop<'a>, all_nodes: &'a AtomicU64) -> Worker<'a> {
-        Worker {
+impl<'a> ProofWorker<'a> {
+    pub(crate) fn new(
+        table: &'a Table,
+        stop: Stop<'a>,
+        all_nodes: &'a AtomicU64,
+    ) -> ProofWorker<'a> {
+        ProofWorker {
             table,
             stop,
             all_nodes,
@@ -91,7 +95,7 @@ impl<'a> Worker<'a> {
 
     /// Searches `pos` until it is proven or disproven, or the search is stopped; its
     /// numbers at the end (also in the table).
-    pub(crate) fn solve(&mut self, pos: &Position) -> Entry {
+    pub(crate) fn solve(&mut self, pos: &Position) -> ProofEntry {
         let key = Key::of(pos);
         let entry = match knowledge::judge(pos) {
             Some(known) => {
@@ -138,7 +142,7 @@ impl<'a> Worker<'a> {
     /// The multiple-iterative-deepening step: searches below `pos` until its phi reaches
     /// `th_phi` or its delta `th_delta`. `pos` was judged unsettled before (as the root by
     /// `solve`, as a child by `expand`), so it is not judged again.
-    fn mid(&mut self, pos: &Position, key: Key, th_phi: u32, th_delta: u32) -> Entry {
+    fn mid(&mut self, pos: &Position, key: Key, th_phi: u32, th_delta: u32) -> ProofEntry {
         self.count_node();
         let start = self.nodes;
         // Each depth's list is kept for the next node at that depth: no allocation.
@@ -147,7 +151,7 @@ impl<'a> Worker<'a> {
         let entry = loop {
             let (phi, delta, best, second) = numbers(&children);
             if phi == 0 || delta == 0 || phi >= th_phi || delta >= th_delta || self.stopped() {
-                let entry = Entry {
+                let entry = ProofEntry {
                     phi,
                     delta,
                     best: if phi == 0 {
@@ -232,7 +236,7 @@ impl<'a> Worker<'a> {
                     None => {
                         // Kept (at the lowest worth) for this node's next expansion.
                         let (phi, delta) = knowledge::initial(&c.pos);
-                        let e = Entry {
+                        let e = ProofEntry {
                             phi,
                             delta,
                             best: 0,
@@ -297,7 +301,7 @@ mod tests {
             done: &done,
             deadline: None,
         };
-        let mut worker = Worker::new(&table, stop, &nodes);
+        let mut worker = ProofWorker::new(&table, stop, &nodes);
         let free = DiagonalStep::Free;
         // White's b2 and d2 can each take Black's c3; nothing wins at once.
         let pos = Position::from_fen("ppppp/5/2p2/1P1P1/P4 w", free).unwrap();

@@ -44,15 +44,16 @@ fn collect(pos: &Position, depth: u32, seen: &mut HashSet<(u64, u32)>, jobs: &mu
     }
 }
 
-/// What the jobs' answers settle at the root.
+/// What the jobs' answers settle at the root, in positions `P` and moves `M` (the
+/// solver's own, or the registry's).
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Merged {
+pub(crate) struct Merged<P = Position, M = Move> {
     /// Who wins from the root; `None` while a needed job is missing or unproven.
     pub(crate) winner: Option<Color>,
     /// A winning root move, when the side to move wins.
-    pub(crate) best: Option<Move>,
+    pub(crate) best: Option<M>,
     /// The jobs the merge looked for and did not find proven, each once.
-    pub(crate) open: Vec<Position>,
+    pub(crate) open: Vec<P>,
 }
 
 /// Settles the `depth` plies below `root` from `answers` (a job position's [`job_key`]
@@ -122,7 +123,7 @@ impl Merger<'_> {
 mod tests {
     use super::*;
     use crate::rulesets::breakthrough::{DiagonalStep, Geometry};
-    use crate::solve::{SolveOptions, solve};
+    use crate::solve::{SolveSettings, solve};
     use std::sync::atomic::AtomicBool;
 
     #[test]
@@ -130,14 +131,14 @@ mod tests {
         for diagonal in [DiagonalStep::Free, DiagonalStep::CaptureOnly] {
             for (files, ranks) in [(4, 4), (3, 5), (5, 4)] {
                 let root = Position::start(diagonal, Geometry::get(files, ranks).unwrap());
-                let whole = solve(root, &SolveOptions::small(), &AtomicBool::new(false)).unwrap();
+                let whole = solve(root, &SolveSettings::small(), &AtomicBool::new(false)).unwrap();
                 for depth in 1..=3 {
                     let jobs = split(&root, depth);
                     assert!(!jobs.is_empty());
                     let answers: HashMap<u64, Option<Color>> = jobs
                         .iter()
                         .map(|job| {
-                            let s = solve(*job, &SolveOptions::small(), &AtomicBool::new(false))
+                            let s = solve(*job, &SolveSettings::small(), &AtomicBool::new(false))
                                 .unwrap();
                             (job_key(job), s.winner)
                         })
@@ -149,7 +150,7 @@ mod tests {
                         // The merged move wins: its position is the winner's, by the solver.
                         let after = solve(
                             root.child(m),
-                            &SolveOptions::small(),
+                            &SolveSettings::small(),
                             &AtomicBool::new(false),
                         );
                         assert_eq!(after.unwrap().winner, merged.winner);

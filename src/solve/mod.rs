@@ -1,4 +1,9 @@
-//! `breakthrough solve`: who wins a Breakthrough position with perfect play, proven.
+//! The solver: who wins a Breakthrough position with perfect play, proven.
+//!
+//! Its pieces elsewhere: `registry/solver.rs`, the capability through which everything
+//! above reaches it; `engine/solver.rs`, proofs tried before the search on small boards;
+//! `cli/solve.rs` and `cli/verify_proof.rs`, the commands. (`search/mate.rs` is another
+//! thing: the alpha-beta search for forced wins behind `go mate`.)
 //!
 //! A depth-first proof-number search ([`dfpn`]) over a table shared by every thread
 //! ([`table`]; a position and its mirror image share an entry, [`key`]), helped by what
@@ -23,9 +28,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 pub(crate) use certificate::{Certificate, CertificateError, Verified};
-use dfpn::{Stop, Worker};
+use dfpn::{ProofWorker, Stop};
 use key::Key;
-use table::Entry;
+use table::ProofEntry;
 pub(crate) use table::{Table, TableFileError};
 
 use crate::rulesets::Rules;
@@ -37,7 +42,7 @@ use crate::search::tt::{TableError, available_megabytes};
 
 /// What a solve may use.
 #[derive(Clone, Debug)]
-pub(crate) struct SolveOptions {
+pub(crate) struct SolveSettings {
     pub(crate) threads: usize,
     /// The table's size in MB; `None`: [`default_table_megabytes`], or a saved table's own.
     pub(crate) hash_megabytes: Option<usize>,
@@ -54,12 +59,12 @@ pub(crate) struct SolveOptions {
     pub(crate) table_file: Option<PathBuf>,
 }
 
-impl SolveOptions {
+impl SolveSettings {
     /// One thread, a 16 MB table, no limit and nothing extra: enough for the small boards
     /// of the tests.
     #[cfg(test)]
-    pub(crate) fn small() -> SolveOptions {
-        SolveOptions {
+    pub(crate) fn small() -> SolveSettings {
+        SolveSettings {
             threads: 1,
             hash_megabytes: Some(16),
             time_limit: None,
@@ -154,7 +159,7 @@ pub(crate) enum SolveError {
 /// Proves the value of `root`, within `settings`, until `stop` is set.
 pub(crate) fn solve(
     root: Position,
-    settings: &SolveOptions,
+    settings: &SolveSettings,
     stop: &AtomicBool,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
@@ -177,7 +182,7 @@ pub(crate) fn solve(
         ),
     };
     // Setting up a large table takes seconds (8 GB: about 20): the limit includes them.
-    let settings = SolveOptions {
+    let settings = SolveSettings {
         time_limit: settings.time_limit.map(|t| {
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
@@ -201,7 +206,7 @@ pub(crate) fn solve(
 pub(crate) fn solve_in(
     table: &Table,
     root: Position,
-    settings: &SolveOptions,
+    settings: &SolveSettings,
     stop: &AtomicBool,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
@@ -225,7 +230,10 @@ pub(crate) fn solve_in(
             deadline,
         };
         let result = if settings.threads <= 1 && !settings.all_moves {
-            (Worker::new(table, limits, &nodes).solve(&root), Vec::new())
+            (
+                ProofWorker::new(table, limits, &nodes).solve(&root),
+                Vec::new(),
+            )
         } else {
             solve_jobs(&root, &roots, settings, table, limits, &nodes)
         };
@@ -261,7 +269,7 @@ pub(crate) fn solve_in(
     {
         let begin = Instant::now();
         let done = AtomicBool::new(false);
-        let mut worker = Worker::new(
+        let mut worker = ProofWorker::new(
             table,
             Stop {
                 flag: stop,
@@ -294,7 +302,7 @@ pub(crate) fn longest_line(
         done: &done,
         deadline,
     };
-    let mut worker = Worker::new(table, limits, &nodes);
+    let mut worker = ProofWorker::new(table, limits, &nodes);
     let certificate = Certificate::build(root, winner, table, &mut worker).ok()?;
     certificate.verify().ok().map(|v| v.longest)
 }
@@ -304,31 +312,72 @@ pub(crate) fn longest_line(
 fn solve_jobs(
     root: &Position,
     roots: &[(Move, Position)],
-    settings: &SolveOptions,
+    settings: &SolveSettings,
     table: &Table,
     stop: Stop,
     nodes: &AtomicU64,
-) -> (Entry, Vec<MoveValue>) {
+) -> (ProofEntry, Vec<MoveValue>) {
     if let Some(known) = knowledge::judge(root)
         && (!settings.all_moves || roots.is_empty())
     {
         return (dfpn::settled(known), Vec::new());
     }
-    // The most promising moves first: those leaving the opponent least to refute. A move
-    // whose position is the mirror image of an earlier one's is not a job of its own: it
-    // takes its twin's value.
+    let (twin, order) = job_order(roots, table);
+    let results = run_jobs(roots, &order, settings, table, stop, nodes);
+    let us = root.side_to_move();
+    let moves: Vec<MoveValue> = roots
+        .iter()
+        .zip(&twin)
+        .map(|(&(m, _), &t)| MoveValue {
+            m,
+            winner: match results[t] {
+                Some(e) if e.delta == 0 => Some(us),
+                Some(e) if e.phi == 0 => Some(us.opponent()),
+                _ => None,
+            },
+        })
+        .collect();
+    let entry = root_entry(root, roots, &moves, table);
+    (
+        entry,
+        if settings.all_moves {
+            moves
+        } else {
+            Vec::new()
+        },
+    )
+}
+
+/// Which root move each takes its value from (a move whose position is the mirror image
+/// of an earlier one's is not a job of its own: it takes its twin's), and the jobs in
+/// the order to take them: the most promising first, those leaving the opponent least to
+/// refute.
+fn job_order(roots: &[(Move, Position)], table: &Table) -> (Vec<usize>, Vec<usize>) {
     let keys: Vec<u64> = roots.iter().map(|(_, pos)| Key::of(pos).hash).collect();
     let twin: Vec<usize> = (0..roots.len())
         .map(|i| keys.iter().position(|&k| k == keys[i]).unwrap_or(i))
         .collect();
     let mut order: Vec<usize> = (0..roots.len()).filter(|&i| twin[i] == i).collect();
     order.sort_by_key(|&i| child_numbers(table, &roots[i].1).0.1);
+    (twin, order)
+}
+
+/// Solves the root moves of `order` on `settings.threads` threads taking them in turn;
+/// a move that wins ends the others unless every value is asked for.
+fn run_jobs(
+    roots: &[(Move, Position)],
+    order: &[usize],
+    settings: &SolveSettings,
+    table: &Table,
+    stop: Stop,
+    nodes: &AtomicU64,
+) -> Vec<Option<ProofEntry>> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Entry>>> = Mutex::new(vec![None; roots.len()]);
+    let results: Mutex<Vec<Option<ProofEntry>>> = Mutex::new(vec![None; roots.len()]);
     std::thread::scope(|scope| {
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
-                let mut worker = Worker::new(table, stop, nodes);
+                let mut worker = ProofWorker::new(table, stop, nodes);
                 loop {
                     let k = next.fetch_add(1, Relaxed);
                     if k >= order.len() || worker.stopped() {
@@ -347,30 +396,27 @@ fn solve_jobs(
             });
         }
     });
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The root's entry from its moves' values: won by a winning move, lost when every move
+/// loses, else its numbers from its children (or the rules, when it has no move).
+fn root_entry(
+    root: &Position,
+    roots: &[(Move, Position)],
+    moves: &[MoveValue],
+    table: &Table,
+) -> ProofEntry {
     let us = root.side_to_move();
-    let moves: Vec<MoveValue> = roots
-        .iter()
-        .zip(&twin)
-        .map(|(&(m, _), &t)| (m, results[t]))
-        .map(|(m, e)| MoveValue {
-            m,
-            winner: match e {
-                Some(e) if e.delta == 0 => Some(us),
-                Some(e) if e.phi == 0 => Some(us.opponent()),
-                _ => None,
-            },
-        })
-        .collect();
-    let entry = match moves.iter().find(|v| v.winner == Some(us)) {
-        Some(v) => Entry {
+    match moves.iter().find(|v| v.winner == Some(us)) {
+        Some(v) => ProofEntry {
             phi: 0,
             delta: table::INF,
             best: v.m.to_bits(),
             work: 0,
         },
         None if !moves.is_empty() && moves.iter().all(|v| v.winner == Some(us.opponent())) => {
-            Entry {
+            ProofEntry {
                 phi: table::INF,
                 delta: 0,
                 best: 0,
@@ -382,7 +428,7 @@ fn solve_jobs(
             Some(known) if moves.is_empty() => dfpn::settled(known),
             _ => {
                 let ((phi, delta), _) = root_numbers(table, roots);
-                Entry {
+                ProofEntry {
                     phi,
                     delta,
                     best: 0,
@@ -390,15 +436,7 @@ fn solve_jobs(
                 }
             }
         },
-    };
-    (
-        entry,
-        if settings.all_moves {
-            moves
-        } else {
-            Vec::new()
-        },
-    )
+    }
 }
 
 /// A child's numbers from the table, or its first estimate; and whether it was found.

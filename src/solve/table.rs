@@ -30,7 +30,7 @@ const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 
 /// What the table knows of a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Entry {
+pub(crate) struct ProofEntry {
     /// Proof number: how hard it looks to prove the side to move wins (0: proven).
     pub(crate) phi: u32,
     /// Disproof number: how hard it looks to prove it loses (0: proven).
@@ -41,7 +41,7 @@ pub(crate) struct Entry {
     pub(crate) work: u32,
 }
 
-impl Entry {
+impl ProofEntry {
     pub(crate) fn is_proven(&self) -> bool {
         self.phi == 0 || self.delta == 0
     }
@@ -97,7 +97,7 @@ impl Table {
 
     /// Slot `i` of a bucket: its key check (the check word less the numbers) and entry;
     /// `None` when empty.
-    fn read(bucket: &Bucket, i: usize) -> Option<(u64, Entry)> {
+    fn read(bucket: &Bucket, i: usize) -> Option<(u64, ProofEntry)> {
         let numbers = bucket.0[2 * i + 1].load(Relaxed);
         if numbers == 0 {
             // phi = delta = 0: no real entry has that.
@@ -105,7 +105,7 @@ impl Table {
         }
         let check = bucket.0[2 * i].load(Relaxed) ^ numbers;
         let log = (check & 63) as u32;
-        let entry = Entry {
+        let entry = ProofEntry {
             phi: numbers as u32,
             delta: (numbers >> 32) as u32,
             best: ((check >> 6) & 0xfff) as u16,
@@ -116,10 +116,10 @@ impl Table {
     }
 
     /// The entry of `key`'s position, if the table has it.
-    pub(crate) fn get(&self, key: Key) -> Option<Entry> {
+    pub(crate) fn get(&self, key: Key) -> Option<ProofEntry> {
         let bucket = self.bucket(key.hash);
         (0..BUCKET).find_map(|i| match Table::read(bucket, i) {
-            Some((k, e)) if k == key.hash & KEY_MASK => Some(Entry {
+            Some((k, e)) if k == key.hash & KEY_MASK => Some(ProofEntry {
                 best: key.orient(e.best),
                 ..e
             }),
@@ -139,7 +139,7 @@ impl Table {
 
     /// Records `entry` for `key`'s position, over the key's old entry or the least
     /// valuable one.
-    pub(crate) fn store(&self, key: Key, entry: Entry) {
+    pub(crate) fn store(&self, key: Key, entry: ProofEntry) {
         let best = key.orient(entry.best);
         let key = key.hash;
         let bucket = self.bucket(key);
@@ -344,7 +344,7 @@ mod tests {
     fn a_torn_entry_reads_as_a_miss() {
         let table = Table::new(1).unwrap();
         let key = Key::from_hash(0x1234_5678_9abc_def0);
-        let entry = Entry {
+        let entry = ProofEntry {
             phi: 3,
             delta: 7,
             best: 0,
@@ -364,9 +364,9 @@ mod tests {
         let path = dir.join("t");
         let table = Table::new(16).unwrap();
         let mut rng = crate::util::rng::Rng::new(7);
-        let entries: Vec<(Key, Entry)> = (0..200_000u32)
+        let entries: Vec<(Key, ProofEntry)> = (0..200_000u32)
             .map(|i| {
-                let entry = Entry {
+                let entry = ProofEntry {
                     phi: 1 + i % 5,
                     delta: if i % 7 == 0 { 0 } else { 2 + i },
                     best: 0,
@@ -378,7 +378,7 @@ mod tests {
         for &(key, entry) in &entries {
             table.store(key, entry);
         }
-        let held: Vec<&(Key, Entry)> = entries
+        let held: Vec<&(Key, ProofEntry)> = entries
             .iter()
             .filter(|(k, e)| table.get(*k) == Some(*e))
             .collect();
@@ -391,7 +391,7 @@ mod tests {
         }
         // Smaller: what is found is right, and the costliest are kept.
         let small = Table::load(&path, Some(1)).unwrap();
-        let found: Vec<&&(Key, Entry)> = held
+        let found: Vec<&&(Key, ProofEntry)> = held
             .iter()
             .filter(|(k, _)| small.get(*k).is_some())
             .collect();
@@ -418,7 +418,7 @@ mod tests {
     #[test]
     fn keeps_entries_and_gives_up_the_cheapest() {
         let table = Table::new(1).unwrap();
-        let entry = |work| Entry {
+        let entry = |work| ProofEntry {
             phi: 3,
             delta: 7,
             best: 0,
@@ -439,7 +439,7 @@ mod tests {
         for &i in &[0, 1, 2, 4] {
             assert!(table.get(keys[i]).is_some(), "{i}");
         }
-        let proven = Entry {
+        let proven = ProofEntry {
             phi: 0,
             delta: INF,
             best: 0xabc,

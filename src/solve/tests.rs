@@ -49,12 +49,12 @@ fn wins_within(pos: &Position, plies: u32) -> bool {
     })
 }
 
-fn settings(threads: usize, all_moves: bool) -> SolveOptions {
-    SolveOptions {
+fn settings(threads: usize, all_moves: bool) -> SolveSettings {
+    SolveSettings {
         threads,
         all_moves,
         certificate: true,
-        ..SolveOptions::small()
+        ..SolveSettings::small()
     }
 }
 
@@ -300,14 +300,14 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     let dir = std::env::temp_dir().join(format!("bt-solve-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("4x4.table");
-    let with_file = SolveOptions {
+    let with_file = SolveSettings {
         table_file: Some(path.clone()),
         hash_megabytes: Some(1),
-        ..SolveOptions::small()
+        ..SolveSettings::small()
     };
     // Stopped by its time limit, the search leaves the root's numbers in the file.
     let big = Position::startpos(DiagonalStep::Free);
-    let stopped = SolveOptions {
+    let stopped = SolveSettings {
         time_limit: Some(std::time::Duration::from_millis(100)),
         ..with_file.clone()
     };

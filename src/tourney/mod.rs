@@ -205,79 +205,39 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
     let stop = Arc::new(AtomicBool::new(false));
     let watch = publisher.clone().map(|p| (p, Arc::new(names.clone())));
     let (workers, results) = spawn_workers(&cfg, &extra, jobs, stop.clone(), watch);
-    let mut pgn_file = match &cfg.pgn {
-        Some(path) => Some(File::create(path).map_err(|error| MatchError::Write {
-            what: "PGN",
-            path: path.clone(),
-            error,
-        })?),
-        None => None,
-    };
-    let date = pgn::today();
-    let mut summary = MatchSummary {
-        tallies: names
-            .iter()
-            .map(|n| EngineTally {
-                name: n.clone(),
-                ..Default::default()
-            })
-            .collect(),
-        games: Vec::new(),
-        sprt: None,
-    };
+    let mut pgn_file = PgnFile::create(&cfg)?;
+    let mut summary = MatchSummary::new(&names);
     // On a terminal a bar shows the games and the score; the per-game lines go to stdout
     // when it is not one (a log), as they always do when stderr is not a terminal.
     let bar = progress::bar(total as u64, "{bar:30} {pos}/{len} games  {msg}");
     let game_lines = bar.is_hidden() || !std::io::stdout().is_terminal();
     for (done, (job, record)) in results.iter().enumerate() {
+        let done = done + 1;
         summary.count(&record);
         if game_lines {
-            bar.suspend(|| {
-                outln!(
-                    "Finished game {} of {total} ({} vs {}): {} {{{}}}, {} plies; {}",
-                    job.round,
-                    names[job.white],
-                    names[job.black],
-                    record.result_text(),
-                    record.reason_text(),
-                    record.opening.moves.len() + record.moves.len(),
-                    summary.standing(done + 1)
-                )
-            });
+            let line = finished_line(&job, &record, &names, &summary, (done, total));
+            bar.suspend(|| outln!("{line}"));
         }
         bar.inc(1);
         bar.set_message(summary.score_and_elo());
         if let Some(p) = &publisher {
             p.send(json!({"type": "end", "game": job.round, "result": record.result_text(), "reason": record.reason_text()}));
-            p.send(json!({"type": "standing", "text": summary.standing(done + 1), "elo": summary.score_and_elo(), "done": done + 1, "games": total}));
+            p.send(json!({"type": "standing", "text": summary.standing(done), "elo": summary.score_and_elo(), "done": done, "games": total}));
         }
-        if let (Some(file), Some(path)) = (pgn_file.as_mut(), &cfg.pgn) {
-            let text = pgn_text(&record, &cfg, &names, job, &date);
-            file.write_all(text.as_bytes())
-                .map_err(|error| MatchError::Write {
-                    what: "PGN",
-                    path: path.clone(),
-                    error,
-                })?;
+        if let Some(file) = pgn_file.as_mut() {
+            file.write(&pgn_text(&record, &cfg, &names, job, &file.date))?;
         }
         summary.games.push(record);
-        if let Some(sprt) = cfg.sprt {
-            let llr = sprt.llr(&summary.tallies[0].wdl);
-            // Once a bound is crossed the verdict stands; games still in progress
-            // then only move the LLR reported beside it.
-            let verdict = match summary.sprt {
-                Some((_, _, v)) if v != SprtVerdict::Continue => v,
-                _ => sprt.verdict(&summary.tallies[0].wdl),
-            };
-            summary.sprt = Some((sprt, llr, verdict));
-            if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::Relaxed) {
-                bar.suspend(|| {
-                    outln!(
-                        "SPRT bound crossed after {} games (LLR {llr:.2}): finishing the games in progress",
-                        done + 1
-                    )
-                });
-            }
+        if let Some(sprt) = cfg.sprt
+            && summary.judge(sprt)
+            && !stop.swap(true, Ordering::Relaxed)
+        {
+            let llr = summary.sprt.map_or(0.0, |(_, llr, _)| llr);
+            bar.suspend(|| {
+                outln!(
+                    "SPRT bound crossed after {done} games (LLR {llr:.2}): finishing the games in progress"
+                )
+            });
         }
     }
     bar.finish_and_clear();
@@ -288,19 +248,76 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
         p.finish();
     }
     print_table(&summary);
-    if let Some(path) = &cfg.json {
-        let json = summary_json(&summary, &cfg, &names);
-        std::fs::write(
-            path,
-            serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
-        )
-        .map_err(|error| MatchError::Write {
-            what: "JSON",
+    match &cfg.json {
+        Some(path) => write_json(path, &summary_json(&summary, &cfg, &names)),
+        None => Ok(()),
+    }
+}
+
+/// The line that tells a game's end, with the standing after it.
+fn finished_line(
+    job: &Job,
+    record: &GameRecord,
+    names: &[String],
+    summary: &MatchSummary,
+    (done, total): (usize, usize),
+) -> String {
+    format!(
+        "Finished game {} of {total} ({} vs {}): {} {{{}}}, {} plies; {}",
+        job.round,
+        names[job.white],
+        names[job.black],
+        record.result_text(),
+        record.reason_text(),
+        record.opening.moves.len() + record.moves.len(),
+        summary.standing(done)
+    )
+}
+
+/// `--pgn`: the file every game is written to as it ends.
+struct PgnFile {
+    file: File,
+    path: String,
+    /// The games' `Date` tag: the match's start.
+    date: String,
+}
+
+impl PgnFile {
+    fn create(cfg: &MatchConfig) -> Result<Option<PgnFile>, MatchError> {
+        let Some(path) = &cfg.pgn else {
+            return Ok(None);
+        };
+        let file = File::create(path).map_err(|error| MatchError::Write {
+            what: "PGN",
             path: path.clone(),
             error,
         })?;
+        Ok(Some(PgnFile {
+            file,
+            path: path.clone(),
+            date: pgn::today(),
+        }))
     }
-    Ok(())
+
+    fn write(&mut self, text: &str) -> Result<(), MatchError> {
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|error| MatchError::Write {
+                what: "PGN",
+                path: self.path.clone(),
+                error,
+            })
+    }
+}
+
+/// `--json`: the match's summary.
+fn write_json(path: &str, json: &serde_json::Value) -> Result<(), MatchError> {
+    let text = serde_json::to_string_pretty(json).unwrap_or_default() + "\n";
+    std::fs::write(path, text).map_err(|error| MatchError::Write {
+        what: "JSON",
+        path: path.to_string(),
+        error,
+    })
 }
 
 /// Starts every engine once before the first game, so a wrong command or a missing
@@ -413,6 +430,33 @@ fn watch_json(game: usize, white: &str, black: &str, event: Watch<'_>) -> serde_
 }
 
 impl MatchSummary {
+    fn new(names: &[String]) -> MatchSummary {
+        MatchSummary {
+            tallies: names
+                .iter()
+                .map(|n| EngineTally {
+                    name: n.clone(),
+                    ..Default::default()
+                })
+                .collect(),
+            games: Vec::new(),
+            sprt: None,
+        }
+    }
+
+    /// The SPRT after the games so far; true once a bound is crossed. The verdict then
+    /// stands: games still in progress only move the LLR reported beside it.
+    fn judge(&mut self, sprt: Sprt) -> bool {
+        let wdl = &self.tallies[0].wdl;
+        let llr = sprt.llr(wdl);
+        let verdict = match self.sprt {
+            Some((_, _, v)) if v != SprtVerdict::Continue => v,
+            _ => sprt.verdict(wdl),
+        };
+        self.sprt = Some((sprt, llr, verdict));
+        verdict != SprtVerdict::Continue
+    }
+
     /// Adds a finished game to the tallies.
     fn count(&mut self, record: &GameRecord) {
         let tallies = &mut self.tallies;

@@ -194,7 +194,7 @@ impl EngineSlot {
 }
 
 /// What one `go` produced.
-enum Answer {
+enum Reply {
     /// A legal move and the time the engine took for it.
     Move(AnyMove, Duration),
     Forfeit(ForfeitKind, String),
@@ -272,9 +272,9 @@ fn ask_move(
     allowed: Duration,
     cfg: &RefereeConfig,
     stats: &mut SearchStats,
-) -> Answer {
+) -> Reply {
     let Some(engine) = slot.process.as_mut() else {
-        return Answer::Forfeit(ForfeitKind::Crash, "engine not running".into());
+        return Reply::Forfeit(ForfeitKind::Crash, "engine not running".into());
     };
     if engine
         .send(position_cmd)
@@ -282,7 +282,7 @@ fn ask_move(
         .is_err()
     {
         slot.process = None;
-        return Answer::Forfeit(ForfeitKind::Crash, "engine exited".into());
+        return Reply::Forfeit(ForfeitKind::Crash, "engine exited".into());
     }
     let started = Instant::now();
     let deadline = started + allowed + cfg.margin;
@@ -306,7 +306,7 @@ fn ask_move(
                 if engine.sync(Duration::from_secs(1)).is_err() {
                     slot.process = None;
                 }
-                return Answer::Forfeit(
+                return Reply::Forfeit(
                     ForfeitKind::Time,
                     format!(
                         "no bestmove within {} ms",
@@ -316,7 +316,7 @@ fn ask_move(
             }
             Received::Closed => {
                 slot.process = None;
-                return Answer::Forfeit(ForfeitKind::Crash, "engine exited while thinking".into());
+                return Reply::Forfeit(ForfeitKind::Crash, "engine exited while thinking".into());
             }
         }
     };
@@ -332,7 +332,7 @@ fn ask_move(
         stats.nps_count += 1;
     }
     if elapsed > allowed + cfg.margin {
-        return Answer::Forfeit(
+        return Reply::Forfeit(
             ForfeitKind::Time,
             format!(
                 "used {} ms of {} ms",
@@ -342,10 +342,10 @@ fn ask_move(
         );
     }
     let text = match text {
-        None => return Answer::Forfeit(ForfeitKind::NoBestmove, "bestmove without a move".into()),
+        None => return Reply::Forfeit(ForfeitKind::NoBestmove, "bestmove without a move".into()),
         // `0000` is the UCI null move: "no move", except in rule sets where it passes.
         Some(t) if t == "(none)" || (t == "0000" && !game.position().is_move_text(&t)) => {
-            return Answer::Forfeit(
+            return Reply::Forfeit(
                 ForfeitKind::NoBestmove,
                 format!("bestmove {t} with legal moves on the board"),
             );
@@ -356,11 +356,11 @@ fn ask_move(
     // does not allow is illegal.
     let pos = game.position();
     match pos.parse_move(&text) {
-        Ok(m) => Answer::Move(m, elapsed),
+        Ok(m) => Reply::Move(m, elapsed),
         Err(_) if !pos.is_move_text(&text) => {
-            Answer::Forfeit(ForfeitKind::Unparseable, format!("bestmove '{text}'"))
+            Reply::Forfeit(ForfeitKind::Unparseable, format!("bestmove '{text}'"))
         }
-        Err(e) => Answer::Forfeit(ForfeitKind::Illegal, format!("{text}: {e}")),
+        Err(e) => Reply::Forfeit(ForfeitKind::Illegal, format!("{text}: {e}")),
     }
 }
 
@@ -452,7 +452,7 @@ pub(crate) fn play_game(
             cfg,
             &mut record.stats[side.index()],
         ) {
-            Answer::Move(m, elapsed) => {
+            Reply::Move(m, elapsed) => {
                 if let (Some(left), Some((_, inc))) = (clocks[side.index()], limits.tc) {
                     clocks[side.index()] = Some(left.saturating_sub(elapsed) + inc);
                 }
@@ -472,7 +472,7 @@ pub(crate) fn play_game(
                     clocks,
                 });
             }
-            Answer::Forfeit(kind, detail) => {
+            Reply::Forfeit(kind, detail) => {
                 record.winner = Some(side.opponent());
                 record.termination = Termination::Forfeit { kind, detail };
                 return record;

@@ -215,7 +215,7 @@ fn random_and_mutated_lines_never_break_the_protocol() {
     let output = captured.clone();
     let fed = lines.clone();
     let session = std::thread::spawn(move || {
-        let mut session = Session::new(Player::Search, Output::new(output)).unwrap();
+        let mut session = Connection::new(Player::Search, Output::new(output)).unwrap();
         let (tx, rx) = sync_channel(1024);
         let feeder = std::thread::spawn(move || {
             for line in fed {

@@ -63,13 +63,13 @@ impl Output {
 /// Runs the protocol on stdin/stdout until `quit` or the end of input; `Err` if the
 /// engine cannot start.
 pub(crate) fn run(player: Player) -> Result<(), EngineError> {
-    let mut session = Session::new(player, Output::new(std::io::stdout()))?;
+    let mut session = Connection::new(player, Output::new(std::io::stdout()))?;
     session.serve(&lines::spawn_reader(std::io::stdin()));
     Ok(())
 }
 
 /// One protocol session: the engine, where answers go, and the commands waiting.
-struct Session {
+struct Connection {
     engine: Engine,
     out: Output,
     dialect: Dialect,
@@ -86,9 +86,9 @@ enum Flow {
     Quit,
 }
 
-impl Session {
-    fn new(player: Player, out: Output) -> Result<Session, EngineError> {
-        Ok(Session {
+impl Connection {
+    fn new(player: Player, out: Output) -> Result<Connection, EngineError> {
+        Ok(Connection {
             engine: Engine::new(player)?,
             out,
             dialect: Dialect::Uci,

@@ -31,7 +31,7 @@ impl Captured {
 /// Feeds `lines` to a fresh session as its whole input and returns every line written.
 fn session(player: Player, lines: &[&str]) -> Vec<String> {
     let captured = Captured::default();
-    let mut session = Session::new(player, Output::new(captured.clone())).unwrap();
+    let mut session = Connection::new(player, Output::new(captured.clone())).unwrap();
     let (tx, rx) = std::sync::mpsc::sync_channel(lines.len() + 1);
     for line in lines {
         tx.send(Input::Line(line.to_string())).unwrap();

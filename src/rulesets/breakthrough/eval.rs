@@ -131,12 +131,12 @@ pub(crate) trait Sink {
 }
 
 /// Sums weighted features: the evaluation itself.
-struct Score<'a> {
+struct Tally<'a> {
     weights: &'a [i32; FEATURES],
     total: i32,
 }
 
-impl Sink for Score<'_> {
+impl Sink for Tally<'_> {
     const SQUARES_APART: bool = true;
 
     #[inline(always)]
@@ -368,7 +368,7 @@ impl SquareWeights {
 }
 
 /// The weighted square features of `pos` (side to move's view): what the walk leaves out
-/// for [`Score`].
+/// for [`Tally`].
 #[inline]
 fn square_score(pos: &Position) -> i32 {
     let table = SquareWeights::of(pos);
@@ -392,7 +392,7 @@ fn square_score(pos: &Position) -> i32 {
 /// The evaluation from the side to move's point of view.
 #[inline]
 pub(crate) fn evaluate(pos: &Position) -> i32 {
-    let mut score = Score {
+    let mut score = Tally {
         weights: weights(pos.diagonal_step()),
         total: 0,
     };

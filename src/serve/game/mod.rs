@@ -15,7 +15,7 @@ use crate::registry::{AnyMove, AnyPosition, History};
 use crate::rulesets::Color;
 
 use request::bad;
-pub(crate) use request::{ApiError, NewGame};
+pub(crate) use request::{AnalyseRequest, ApiError, LevelRequest, MoveRequest, NewGame, read};
 pub(crate) use sessions::{Session, Sessions};
 
 /// The clock of a game with one.
@@ -28,7 +28,7 @@ struct GameClock {
 
 /// What the engine is doing for the session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Task {
+enum EngineTask {
     Move,
     Analysis,
 }
@@ -44,7 +44,7 @@ pub(crate) struct Game {
     ended: Option<(Option<Color>, String)>,
     /// Counts the engine's tasks, so an answer to an earlier one is not applied.
     generation: u64,
-    task: Option<Task>,
+    task: Option<EngineTask>,
     /// The analysis asked for: lines, and the ply of the game analysed.
     analysis: Option<(u64, usize)>,
     /// When the page last asked anything: idle sessions are dropped.

@@ -1,7 +1,10 @@
-//! What the page asks for a new game, read and checked; and why a request is refused.
+//! What the page asks, read by serde from JSON and then checked; and why a request is
+//! refused.
 
 use std::time::Duration;
 
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::registry::{AnyPosition, History, Variant};
@@ -26,7 +29,69 @@ pub(super) fn bad(text: impl Into<String>) -> ApiError {
     ApiError::BadRequest(text.into())
 }
 
-/// How a new game is set up, as the page sends it.
+/// A request body (a JSON object) read as `T`; a wrong field says which, on one line.
+pub(crate) fn read<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(body).map_err(|e| {
+        let path = e.path().to_string();
+        match path.as_str() {
+            "." => bad(e.inner().to_string()),
+            _ => bad(format!("'{path}': {}", e.inner())),
+        }
+    })
+}
+
+/// A new game as the page sends it: `variant`, then `fen` or `pgn` (optional), `moves`,
+/// `engine`, `level`, `minutes` + `increment` or `movetime_ms`. Checked by
+/// [`NewGame::from_request`].
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewGameRequest {
+    variant: Option<String>,
+    fen: Option<String>,
+    pgn: Option<String>,
+    moves: Option<Vec<String>>,
+    engine: Option<EngineSide>,
+    level: Option<u64>,
+    minutes: Option<f64>,
+    increment: Option<f64>,
+    movetime_ms: Option<f64>,
+}
+
+/// Who the engine plays in a new game.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum EngineSide {
+    White,
+    Black,
+    /// Nobody: analysis, or two people.
+    None,
+}
+
+/// `{"move": "a2a3"}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MoveRequest {
+    #[serde(rename = "move")]
+    pub(crate) text: String,
+}
+
+/// `{"lines": N, "ply": P}`, both optional: analyse the position after ply P (the
+/// current one) with N lines (1; 0 stops).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AnalyseRequest {
+    pub(crate) lines: Option<u64>,
+    pub(crate) ply: Option<u64>,
+}
+
+/// `{"level": 0-20}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LevelRequest {
+    pub(crate) level: u64,
+}
+
+/// How a new game is set up, checked.
 #[derive(Debug)]
 pub(crate) struct NewGame {
     pub(crate) variant: Variant,
@@ -43,44 +108,52 @@ pub(crate) struct NewGame {
 }
 
 impl NewGame {
-    /// Reads the page's JSON: `variant`, then `fen` or `pgn` (optional), `moves`, `engine`
-    /// (`"white"`, `"black"`, `"none"`), `level`, `minutes` + `increment` or `movetime_ms`.
-    pub(crate) fn from_json(body: &Value) -> Result<NewGame, ApiError> {
-        let text = |key: &str| -> Result<Option<&str>, ApiError> {
-            match body.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.as_str())),
-                Some(_) => Err(bad(format!("'{key}' must be text"))),
-            }
-        };
-        let number = |key: &str| -> Result<Option<f64>, ApiError> {
-            match body.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => v
-                    .as_f64()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .map(Some)
-                    .ok_or_else(|| bad(format!("'{key}' must be a number of at least 0"))),
-            }
-        };
-        let mut variant: Variant = match text("variant")? {
+    /// Checks a request: the rule set, the start and moves (a PGN's, if given), the
+    /// level and the clock.
+    pub(crate) fn from_request(request: NewGameRequest) -> Result<NewGame, ApiError> {
+        let (variant, start, moves) = request.game()?;
+        // The moves are checked here, so a bad one is named before a game exists.
+        History::from_moves(start.clone(), &moves).map_err(|e| bad(e.to_string()))?;
+        Ok(NewGame {
+            variant,
+            start,
+            moves,
+            engine_side: match request.engine.unwrap_or(EngineSide::Black) {
+                EngineSide::White => Some(Color::White),
+                EngineSide::Black => Some(Color::Black),
+                EngineSide::None => None,
+            },
+            level: match request.level {
+                Some(l) if l > 20 => return Err(bad(format!("'level' must be 0-20, not {l}"))),
+                Some(l) => l,
+                None => 20,
+            },
+            clock: request.clock()?,
+            movetime: match request.movetime_ms {
+                Some(ms) if (10.0..=600_000.0).contains(&ms) => Duration::from_millis(ms as u64),
+                Some(ms) => return Err(bad(format!("'movetime_ms' must be 10-600000, not {ms}"))),
+                None => Duration::from_millis(1000),
+            },
+        })
+    }
+}
+
+impl NewGameRequest {
+    /// The rule set, the start and the moves: from the PGN where there is one, else from
+    /// `variant`, `fen` and `moves`.
+    fn game(&self) -> Result<(Variant, AnyPosition, Vec<String>), ApiError> {
+        let mut variant: Variant = match &self.variant {
             Some(name) => name.parse().map_err(|e| bad(format!("{e}")))?,
             None => Variant::default(),
         };
-        let mut moves: Vec<String> = match body.get("moves") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|m| m.as_str().map(str::to_string))
-                .collect::<Option<_>>()
-                .ok_or_else(|| bad("'moves' must be a list of move texts"))?,
-            Some(_) => return Err(bad("'moves' must be a list of move texts")),
-        };
-        let mut fen = text("fen")?
+        let mut moves = self.moves.clone().unwrap_or_default();
+        let mut fen = self
+            .fen
+            .as_deref()
             .map(str::trim)
             .filter(|f| !f.is_empty())
             .map(str::to_string);
-        if let Some(pgn) = text("pgn")?.filter(|p| !p.trim().is_empty()) {
+        if let Some(pgn) = self.pgn.as_deref().filter(|p| !p.trim().is_empty()) {
             let games = crate::pgn::read_games(pgn).map_err(|e| bad(format!("PGN: {e}")))?;
             let game = games
                 .first()
@@ -100,55 +173,31 @@ impl NewGame {
             }
             None => AnyPosition::startpos(variant),
         };
-        // The moves are checked here, so a bad one is named before a game exists.
-        History::from_moves(start.clone(), &moves).map_err(|e| bad(e.to_string()))?;
-        let engine_side = match text("engine")?.unwrap_or("black") {
-            "white" => Some(Color::White),
-            "black" => Some(Color::Black),
-            "none" => None,
-            other => {
-                return Err(bad(format!(
-                    "'engine' must be white, black or none, not '{other}'"
-                )));
-            }
-        };
-        let level = match number("level")? {
-            Some(l) if l <= 20.0 && l.fract() == 0.0 => l as u64,
-            Some(l) => return Err(bad(format!("'level' must be a whole number 0-20, not {l}"))),
-            None => 20,
-        };
-        let clock = match number("minutes")? {
-            Some(m) if m > 0.0 && m <= 600.0 => {
-                let inc = number("increment")?.unwrap_or(0.0);
-                if inc > 600.0 {
-                    return Err(bad("'increment' must be at most 600 seconds"));
-                }
-                Some((
-                    Duration::from_secs_f64(m * 60.0),
-                    Duration::from_secs_f64(inc),
-                ))
-            }
-            Some(0.0) => None,
+        Ok((variant, start, moves))
+    }
+
+    /// The clock of `minutes` and `increment` (seconds); none for 0 or no minutes.
+    fn clock(&self) -> Result<Option<(Duration, Duration)>, ApiError> {
+        let minutes = match self.minutes {
+            None => return Ok(None),
+            Some(0.0) => return Ok(None),
+            Some(m) if m > 0.0 && m <= 600.0 => m,
             Some(m) => {
                 return Err(bad(format!(
                     "'minutes' must be above 0 and at most 600, not {m}"
                 )));
             }
-            None => None,
         };
-        let movetime = match number("movetime_ms")? {
-            Some(ms) if (10.0..=600_000.0).contains(&ms) => Duration::from_millis(ms as u64),
-            Some(ms) => return Err(bad(format!("'movetime_ms' must be 10-600000, not {ms}"))),
-            None => Duration::from_millis(1000),
+        let increment = match self.increment {
+            None => 0.0,
+            Some(i) if (0.0..=600.0).contains(&i) => i,
+            Some(i) => {
+                return Err(bad(format!("'increment' must be 0-600 seconds, not {i}")));
+            }
         };
-        Ok(NewGame {
-            variant,
-            start,
-            moves,
-            engine_side,
-            level,
-            clock,
-            movetime,
-        })
+        Ok(Some((
+            Duration::from_secs_f64(minutes * 60.0),
+            Duration::from_secs_f64(increment),
+        )))
     }
 }

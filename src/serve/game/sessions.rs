@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use super::view::info_json;
-use super::{ApiError, Game, GameClock, NewGame, Task, bad};
+use super::{ApiError, EngineTask, Game, GameClock, NewGame, bad};
 use crate::engine::{Engine, GoRequest, Player};
 use crate::registry::{AnyMove, History};
 use crate::rulesets::Color;
@@ -175,7 +175,7 @@ impl Sessions {
             None => request.movetime = Some(game.movetime.as_millis() as u64),
         }
         let white = game.history.position().side_to_move() == Color::White;
-        self.go(session, game, Task::Move, &request, white)
+        self.go(session, game, EngineTask::Move, &request, white)
     }
 
     fn start_analysis(&self, session: &Session, game: &mut Game) -> Result<(), ApiError> {
@@ -189,14 +189,14 @@ impl Sessions {
         };
         game.unwatched_since = None;
         let white = game.position_after(ply).side_to_move() == Color::White;
-        self.go(session, game, Task::Analysis, &request, white)
+        self.go(session, game, EngineTask::Analysis, &request, white)
     }
 
     fn go(
         &self,
         session: &Session,
         game: &mut Game,
-        task: Task,
+        task: EngineTask,
         request: &GoRequest,
         white_to_move: bool,
     ) -> Result<(), ApiError> {
@@ -293,7 +293,7 @@ impl Sessions {
         if ply > plies {
             return Err(bad(format!("ply {ply}: the game has {plies}")));
         }
-        if game.task == Some(Task::Move) {
+        if game.task == Some(EngineTask::Move) {
             return Err(ApiError::Conflict(
                 "the engine is thinking about its move".into(),
             ));
@@ -330,7 +330,7 @@ impl Sessions {
         }
         let task = game.task.take();
         match (task, answer.best) {
-            (Some(Task::Move), Some(m)) if game.result().is_none() => {
+            (Some(EngineTask::Move), Some(m)) if game.result().is_none() => {
                 if let Err(e) = game
                     .make_move(m)
                     .and_then(|()| self.after_change(&session, &mut game))
@@ -338,7 +338,7 @@ impl Sessions {
                     session.send(json!({"type": "error", "error": e.to_string()}));
                 }
             }
-            (Some(Task::Analysis), best) => {
+            (Some(EngineTask::Analysis), best) => {
                 session
                     .send(json!({"type": "analysis-stopped", "best": best.map(|m| m.to_string())}));
             }
@@ -365,7 +365,7 @@ impl Sessions {
                     game.halt();
                     session.send(game.state(session.id));
                 }
-                if game.task == Some(Task::Analysis) {
+                if game.task == Some(EngineTask::Analysis) {
                     if session.events.receiver_count() > 0 {
                         game.unwatched_since = None;
                     } else if game

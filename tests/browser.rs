@@ -5,6 +5,7 @@
 //! screenshots there (how docs/*.png are made: `scripts/screenshots.sh`).
 #![cfg(feature = "serve")]
 
+mod common;
 mod web;
 
 use std::net::TcpListener;
@@ -12,6 +13,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use common::Scratch;
 use serde_json::{Value, json};
 use web::{Server, call, wait_for};
 
@@ -21,15 +23,7 @@ struct Browser {
     driver: Child,
     base: String,
     session: String,
-    _profile: TempDir,
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    _profile: Scratch,
 }
 
 fn find(paths: &[&str], var: &str) -> Option<PathBuf> {
@@ -73,8 +67,7 @@ impl Browser {
         wait_for("chromedriver", Duration::from_secs(20), || {
             ureq::get(&format!("{base}/status")).call().ok()
         });
-        let profile =
-            std::env::temp_dir().join(format!("bt-chromium-{}-{port}", std::process::id()));
+        let profile = Scratch::new("chromium");
         let args = [
             "--headless=new",
             "--no-sandbox",
@@ -89,7 +82,7 @@ impl Browser {
         ]
         .iter()
         .map(|a| a.to_string())
-        .chain([format!("--user-data-dir={}", profile.display())])
+        .chain([format!("--user-data-dir={}", profile.dir().display())])
         .collect::<Vec<_>>();
         let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
             "binary": chromium, "args": args}}}});
@@ -100,7 +93,7 @@ impl Browser {
             driver: child,
             base,
             session,
-            _profile: TempDir(profile),
+            _profile: profile,
         })
     }
 

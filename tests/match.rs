@@ -1,6 +1,8 @@
 //! `breakthrough match` through the real binary, with scripted fake engines
 //! (tests/fake_engine.py) for every way an engine can lose outside the rules.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -8,17 +10,12 @@ use breakthrough::pgn;
 use breakthrough::registry::{AnyPosition, History};
 use breakthrough::rulesets::Rules;
 use breakthrough::rulesets::breakthrough::{Color, DiagonalStep, Move, Position, START_FEN};
+use common::Scratch;
 use serde_json::Value;
 
 fn fake(args: &str) -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engine.py");
     format!("cmd={} args=\"{args}\"", script.display())
-}
-
-fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("bt-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).display().to_string()
 }
 
 fn run(args: &[&str]) -> Output {
@@ -30,7 +27,8 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_json(name: &str, args: &[&str]) -> (Output, Value) {
-    let json = temp(&format!("{name}.json"));
+    let scratch = Scratch::new("match");
+    let json = scratch.text(&format!("{name}.json"));
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--json", &json]);
     let out = run(&all);
@@ -143,11 +141,11 @@ fn engine_that_never_starts_is_a_setup_error() {
 }
 
 /// The referee's clock: each go shows the time left after the previous move's
-/// thinking time and the increment.
+/// thinking time (as the JSON records it) and the increment, to the millisecond.
 #[test]
 fn clock_accounting_with_increment() {
-    let log = temp("clock.log");
-    let _ = std::fs::remove_file(&log);
+    let scratch = Scratch::new("match");
+    let log = scratch.text("clock.log");
     let logged = fake(&format!("ok --delay 100 --log {log}"));
     let (_, json) = run_json(
         "clock",
@@ -175,12 +173,23 @@ fn clock_accounting_with_increment() {
         .collect();
     assert!(wtimes.len() > 5);
     assert_eq!(wtimes[0], 2000);
-    for pair in wtimes.windows(2) {
-        // +500 increment, minus ~100 ms thinking plus process and pipe latency, which on
-        // a loaded shared machine reached 100 ms more. A missing increment (about -100) or
-        // an undeducted think (500) still fails.
-        let gained = pair[1] - pair[0];
-        assert!((150..=410).contains(&gained), "{wtimes:?}");
+    // White's moves are every other one; the clock shows whole milliseconds, rounded down.
+    let think: Vec<f64> = json["games"][0]["move_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .step_by(2)
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    let mut clock = 2000.0;
+    for (k, pair) in wtimes.windows(2).enumerate() {
+        assert!(think[k] >= 100.0, "the engine sleeps 100 ms: {think:?}");
+        clock = clock - think[k] + 500.0;
+        assert!(
+            (pair[1] as f64 - clock).abs() <= 1.0,
+            "move {k}: wtime {} where the clock holds {clock:.3} ({wtimes:?}, {think:?})",
+            pair[1]
+        );
     }
 }
 
@@ -188,8 +197,9 @@ fn clock_accounting_with_increment() {
 /// games, which replay legally to the recorded result.
 #[test]
 fn colours_swap_and_pgn_round_trips() {
-    let pgn_path = temp("games.pgn");
-    let openings = temp("openings.txt");
+    let scratch = Scratch::new("match");
+    let pgn_path = scratch.text("games.pgn");
+    let openings = scratch.text("openings.txt");
     std::fs::write(
         &openings,
         "# two openings\na2a3 h7h6\nppppp/ppppp/5/PPPPP/PPPPP w - - 0 1 moves b2b3\n",
@@ -358,7 +368,8 @@ fn bad_arguments_get_one_error_line() {
 #[test]
 fn doorbraak_draws_are_counted() {
     // Two engines that always pass: every game ends at once in a draw by two passes.
-    let pgn_path = temp("draws.pgn");
+    let scratch = Scratch::new("match");
+    let pgn_path = scratch.text("draws.pgn");
     let (out, json) = run_json(
         "draws",
         &[
@@ -400,7 +411,8 @@ fn doorbraak_draws_are_counted() {
 
 #[test]
 fn doorbraak_games_between_real_players_replay_legally() {
-    let pgn_path = temp("doorbraak.pgn");
+    let scratch = Scratch::new("match");
+    let pgn_path = scratch.text("doorbraak.pgn");
     let engine = format!("cmd={} name=engine", env!("CARGO_BIN_EXE_breakthrough"));
     let greedy = format!(
         "cmd={} args=greedy name=greedy",

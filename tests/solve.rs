@@ -2,12 +2,15 @@
 //! minimax written here with the public rules, the published 5x5 result, proofs checked
 //! and corrupted ones refused, and bad arguments.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use breakthrough::rulesets::breakthrough::{DiagonalStep, Geometry, Position};
 use breakthrough::rulesets::{Rules, SearchRules};
+use common::Scratch;
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {
@@ -35,10 +38,8 @@ fn one_error_line(out: &Output) -> String {
     text
 }
 
-fn temporary(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bt-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+fn temporary(scratch: &Scratch, name: &str) -> PathBuf {
+    scratch.path(name)
 }
 
 /// Plain minimax: does the side to move win?
@@ -61,6 +62,7 @@ fn wins(pos: &Position, memo: &mut HashMap<[u8; Position::BYTES], bool>) -> bool
 
 #[test]
 fn small_boards_proven_as_minimax_says_and_the_proofs_check() {
+    let scratch = Scratch::new("solve");
     for (variant, diagonal) in [
         ("breakthrough", DiagonalStep::Free),
         ("capture-only", DiagonalStep::CaptureOnly),
@@ -77,7 +79,7 @@ fn small_boards_proven_as_minimax_says_and_the_proofs_check() {
             } else {
                 "black"
             };
-            let proof = temporary(&format!("{variant}-{board}.proof"));
+            let proof = temporary(&scratch, &format!("{variant}-{board}.proof"));
             let proof_arg = proof.to_str().unwrap();
             let out = json(&run(&[
                 "solve",
@@ -126,7 +128,7 @@ fn small_boards_proven_as_minimax_says_and_the_proofs_check() {
             let mut bytes = std::fs::read(&proof).unwrap();
             let last = bytes.len() - 2;
             bytes[last] ^= 0x41;
-            let corrupt = temporary(&format!("{variant}-{board}.bad"));
+            let corrupt = temporary(&scratch, &format!("{variant}-{board}.bad"));
             std::fs::write(&corrupt, &bytes).unwrap();
             let out = run(&["verify-proof", corrupt.to_str().unwrap()]);
             if !out.status.success() {
@@ -152,6 +154,7 @@ fn five_by_five_is_a_second_player_win() {
 
 #[test]
 fn a_time_limit_gives_an_unproven_answer() {
+    let scratch = Scratch::new("solve");
     let start = std::time::Instant::now();
     let out = json(&run(&[
         "solve",
@@ -170,10 +173,10 @@ fn a_time_limit_gives_an_unproven_answer() {
         "--hash",
         "64",
         "--certificate",
-        temporary("none").to_str().unwrap(),
+        temporary(&scratch, "none").to_str().unwrap(),
     ]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("not proven"));
-    assert!(!temporary("none").exists());
+    assert!(!temporary(&scratch, "none").exists());
 }
 
 #[test]
@@ -205,7 +208,8 @@ fn bad_arguments_and_files() {
 /// cannot be saved still gives the answer, then the error.
 #[test]
 fn a_table_file_carries_a_solve_over_to_the_next_run() {
-    let file = temporary("4x5.table");
+    let scratch = Scratch::new("solve");
+    let file = temporary(&scratch, "4x5.table");
     let _ = std::fs::remove_file(&file);
     let path = file.to_str().unwrap();
     let solve = |extra: &[&str]| {
@@ -250,6 +254,7 @@ fn a_table_file_carries_a_solve_over_to_the_next_run() {
 /// with one line naming the line.
 #[test]
 fn jobs_run_as_separate_processes_and_merged() {
+    let scratch = Scratch::new("solve");
     for (variant, diagonal) in [
         ("breakthrough", DiagonalStep::Free),
         ("capture-only", DiagonalStep::CaptureOnly),
@@ -290,7 +295,7 @@ fn jobs_run_as_separate_processes_and_merged() {
                 assert!(out.status.success());
                 answers.push_str(&String::from_utf8_lossy(&out.stdout));
             }
-            let file = temporary(&format!("answers-{variant}-{depth}.jsonl"));
+            let file = temporary(&scratch, &format!("answers-{variant}-{depth}.jsonl"));
             std::fs::write(&file, &answers).unwrap();
             let merged = json(&run(&[
                 &base[..],
@@ -316,7 +321,7 @@ fn jobs_run_as_separate_processes_and_merged() {
             }
         }
     }
-    let file = temporary("bad-answers.jsonl");
+    let file = temporary(&scratch, "bad-answers.jsonl");
     for (text, says) in [
         ("{\"fen\": \"4/4\"}\n", ":1: no 'variant'"),
         (

@@ -22,6 +22,33 @@ fn go(
     Ok(rx)
 }
 
+/// Starts `go` and returns once the search reports having run for `past` by its own
+/// clock: whatever should not have happened by then has had its chance, however loaded
+/// the machine. The answer arrives on the returned channel.
+fn go_past(
+    engine: &mut Engine,
+    request: GoRequest,
+    past: Duration,
+) -> Receiver<SearchResult<AnyMove>> {
+    let (tx, rx) = channel();
+    let (info_tx, info_rx) = channel();
+    engine
+        .go(
+            &request,
+            Box::new(move |info| {
+                let _ = info_tx.send(info.time);
+            }),
+            Box::new(move |result| tx.send(result).unwrap()),
+        )
+        .unwrap();
+    while info_rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the search reports")
+        < past
+    {}
+    rx
+}
+
 fn depth(d: u32) -> GoRequest {
     GoRequest {
         depth: Some(d),
@@ -148,31 +175,24 @@ fn position_go_and_the_answer() {
 #[test]
 fn stop_ends_an_infinite_search_with_one_answer() {
     let mut engine = Engine::new(Player::Search).unwrap();
-    let rx = go(
-        &mut engine,
-        GoRequest {
-            infinite: true,
-            ..GoRequest::default()
-        },
-    )
-    .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
+    let infinite = GoRequest {
+        infinite: true,
+        ..GoRequest::default()
+    };
+    let rx = go_past(&mut engine, infinite, Duration::from_millis(100));
     assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
     engine.stop();
     assert!(answer(&rx).best.is_some());
     engine.stop();
     assert!(rx.try_recv().is_err(), "one answer only");
-    // `ponderhit` turns a pondering search into one that ends by itself.
-    let rx = go(
-        &mut engine,
-        GoRequest {
-            ponder: true,
-            movetime: Some(50),
-            ..GoRequest::default()
-        },
-    )
-    .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
+    // `ponderhit` turns a pondering search into one that ends by itself: until then it
+    // goes on past its movetime.
+    let pondering = GoRequest {
+        ponder: true,
+        movetime: Some(50),
+        ..GoRequest::default()
+    };
+    let rx = go_past(&mut engine, pondering, Duration::from_millis(100));
     assert!(rx.try_recv().is_err(), "pondering waits for ponderhit");
     engine.ponderhit();
     assert!(answer(&rx).best.is_some());
@@ -274,12 +294,11 @@ fn the_test_rule_set_through_the_facade() {
 #[test]
 fn the_evaluation_options_choose_the_evaluation() {
     use crate::rulesets::nnue::tests::random_network;
-    let dir = std::env::temp_dir().join(format!("bt-evalfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.nnue");
+    let scratch = crate::util::scratch::Scratch::new("evalfile");
+    let good = scratch.path("good.nnue");
     let net = random_network(11, 128);
     std::fs::write(&good, net.to_bytes()).unwrap();
-    let broken = dir.join("broken.nnue");
+    let broken = scratch.path("broken.nnue");
     std::fs::write(&broken, &net.to_bytes()[..100]).unwrap();
     let good = good.to_str().unwrap();
 
@@ -319,7 +338,6 @@ fn the_evaluation_options_choose_the_evaluation() {
     let back = engine.evaluated_position().unwrap().network();
     assert_eq!(back.map(|n| n.digest()), built_in.map(|n| n.digest()));
     assert_eq!(engine.settings().eval_file, BUILT_IN);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Whether the side to move in `pos` can force a win within `plies` plies (plain

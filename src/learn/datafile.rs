@@ -243,14 +243,7 @@ pub(crate) fn fingerprint(packed: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn temp(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("bt-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        let _ = std::fs::remove_file(&path);
-        path
-    }
+    use crate::util::scratch::Scratch;
 
     fn records(variant: Variant) -> Vec<Record> {
         let start = AnyPosition::startpos(variant);
@@ -272,7 +265,8 @@ mod tests {
     #[test]
     fn records_round_trip_for_every_rule_set() {
         for variant in Variant::all() {
-            let path = temp(&format!("{variant}.data"));
+            let scratch = Scratch::new("data");
+            let path = scratch.path(&format!("{variant}.data"));
             let (mut writer, old) = Writer::open(&path, variant).unwrap();
             assert_eq!(old.len(), 0);
             writer.append(&records(variant)).unwrap();
@@ -295,7 +289,8 @@ mod tests {
     #[test]
     fn a_record_cut_short_is_dropped_and_garbage_refused() {
         let variant = Variant::default();
-        let path = temp("cut.data");
+        let scratch = Scratch::new("data");
+        let path = scratch.path("cut.data");
         let (mut writer, _) = Writer::open(&path, variant).unwrap();
         writer.append(&records(variant)).unwrap();
         drop(writer);

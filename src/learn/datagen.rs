@@ -261,12 +261,10 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::util::scratch::Scratch;
 
-    fn settings(variant: &str, out: &str) -> DatagenSettings {
-        let dir = std::env::temp_dir().join(format!("bt-datagen-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join(out);
-        let _ = std::fs::remove_file(&out);
+    fn settings(scratch: &Scratch, variant: &str, out: &str) -> DatagenSettings {
+        let out = scratch.path(out);
         DatagenSettings {
             variant: variant.parse().unwrap(),
             start: None,
@@ -286,7 +284,8 @@ mod tests {
     #[test]
     fn games_of_every_rule_set_give_labelled_quiet_positions() {
         for variant in ["breakthrough", "capture-only", "doorbraak"] {
-            let settings = settings(variant, &format!("{variant}.data"));
+            let scratch = Scratch::new("datagen");
+            let settings = settings(&scratch, variant, &format!("{variant}.data"));
             let summary = run(&settings, Arc::default()).unwrap();
             assert_eq!(summary.games, 6);
             let records = datafile::read(&settings.out).unwrap();
@@ -305,7 +304,8 @@ mod tests {
 
     #[test]
     fn a_second_run_appends_new_games_and_stops_at_its_count() {
-        let mut settings = settings("breakthrough", "resume.data");
+        let scratch = Scratch::new("datagen");
+        let mut settings = settings(&scratch, "breakthrough", "resume.data");
         let first = run(&settings, Arc::default()).unwrap();
         settings.games = None;
         settings.positions = Some(first.written + 25);

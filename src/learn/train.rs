@@ -585,14 +585,13 @@ mod tests {
     use super::*;
     use crate::learn::datagen;
     use crate::registry::Evaluation;
+    use crate::util::scratch::Scratch;
     use std::sync::Arc;
 
-    /// A small data file of capture-only games.
-    fn data(name: &str, games: u64) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("bt-train-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join(name);
-        if !out.exists() {
+    /// A small data file of capture-only games, in a scratch folder of the test's.
+    fn data(scratch: &Scratch, games: u64) -> PathBuf {
+        let out = scratch.path("games.data");
+        {
             let settings = datagen::DatagenSettings {
                 variant: "capture-only".parse().unwrap(),
                 start: None,
@@ -631,7 +630,8 @@ mod tests {
 
     #[test]
     fn a_seed_gives_the_same_network_whatever_the_threads() {
-        let file = data("seed.data", 40);
+        let scratch = Scratch::new("train");
+        let file = data(&scratch, 40);
         let one = train(&settings(vec![file.clone()], 1), |_| {}).unwrap();
         let two = train(&settings(vec![file], 2), |_| {}).unwrap();
         assert_eq!(one.network.to_bytes(), two.network.to_bytes());
@@ -639,7 +639,8 @@ mod tests {
 
     #[test]
     fn training_lowers_the_validation_loss() {
-        let file = data("loss.data", 120);
+        let scratch = Scratch::new("train");
+        let file = data(&scratch, 120);
         let mut losses = Vec::new();
         let mut s = settings(vec![file], 2);
         s.epochs = 6;
@@ -657,7 +658,8 @@ mod tests {
     /// of real games, within 3 centipawns plus 1% (measured: at most about 2, 0.5 on average).
     #[test]
     fn the_quantised_network_evaluates_as_the_float_one() {
-        let file = data("quantised.data", 40);
+        let scratch = Scratch::new("train");
+        let file = data(&scratch, 40);
         let trained = train(&settings(vec![file.clone()], 2), |_| {}).unwrap();
         let net: &'static Network = Box::leak(Box::new(trained.network));
         let records = datafile::read(&file).unwrap();

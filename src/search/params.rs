@@ -4,8 +4,9 @@
 // Search.
 /// Deepest ply the search reaches (also the mate-distance horizon).
 pub(crate) const MAX_PLY: usize = 128;
-/// First aspiration half-window, in centipawns, from this depth on.
+/// Aspiration windows from this depth on.
 pub(crate) const ASPIRATION_DEPTH: u32 = 4;
+/// The first aspiration half-window, in centipawns.
 pub(crate) const ASPIRATION_WINDOW: i32 = 40;
 /// Nodes between checks of the clock, node limit and stop flag.
 pub(crate) const CHECK_INTERVAL: u64 = 1024;

@@ -359,9 +359,8 @@ mod tests {
 
     #[test]
     fn a_saved_table_moves_into_a_table_of_another_size() {
-        let dir = std::env::temp_dir().join(format!("bt-table-resize-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t");
+        let scratch = crate::util::scratch::Scratch::new("table-resize");
+        let path = scratch.path("t");
         let table = Table::new(16).unwrap();
         let mut rng = crate::util::rng::Rng::new(7);
         let entries: Vec<(Key, ProofEntry)> = (0..200_000u32)
@@ -412,7 +411,6 @@ mod tests {
             Table::load(&path, Some(2)),
             Err(TableFileError::TooSmallToResize)
         ));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -297,9 +297,8 @@ fn a_time_limit_stops_an_unsolvable_search() {
 
 #[test]
 fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() {
-    let dir = std::env::temp_dir().join(format!("bt-solve-table-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("4x4.table");
+    let scratch = crate::util::scratch::Scratch::new("solve-table");
+    let path = scratch.path("4x4.table");
     let with_file = SolveSettings {
         table_file: Some(path.clone()),
         hash_megabytes: Some(1),
@@ -363,5 +362,4 @@ fn a_saved_table_goes_on_where_the_solve_stopped_and_a_damaged_one_is_refused() 
     assert!(matches!(refused(b"short"), TableFileError::Length));
     std::fs::write(&path, &bytes).unwrap();
     assert!(Table::load(&path, None).is_ok());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

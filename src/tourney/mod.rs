@@ -1,8 +1,10 @@
 //! `breakthrough match`: a tournament manager that referees Breakthrough and Doorbraak engines.
 //!
-//! The referee plays every game with its own rules and clocks ([`game`]), engines run
-//! as child processes behind timed channels ([`process`]), and the results feed Elo
-//! and SPRT statistics ([`stats`]) and PGN/JSON output ([`pgn`]).
+//! The referee plays every game with its own rules and clocks ([`referee`]), engines run
+//! as child processes behind timed channels ([`process`]) as their specs say
+//! ([`spec`]), games start from openings ([`openings`]), and the results feed Elo and
+//! SPRT statistics ([`stats`]), PGN/JSON output ([`crate::pgn`]) and a live page
+//! ([`publish`]).
 
 mod openings;
 mod process;
@@ -661,6 +663,7 @@ fn summary_json(summary: &MatchSummary, cfg: &MatchConfig, names: &[String]) -> 
                 },
                 "reason": g.reason_text(),
                 "plies": g.opening.moves.len() + g.moves.len(),
+                "move_ms": g.think.iter().map(|t| (t.as_secs_f64() * 1e6).round() / 1e3).collect::<Vec<_>>(),
             })
         })
         .collect();

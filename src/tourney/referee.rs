@@ -85,6 +85,8 @@ pub(crate) struct GameRecord {
     pub(crate) opening: Opening,
     /// The moves the engines played, after the opening's.
     pub(crate) moves: Vec<AnyMove>,
+    /// The time each of those moves took, as the clock charged it.
+    pub(crate) think: Vec<Duration>,
     /// `None` for a draw.
     pub(crate) winner: Option<Color>,
     pub(crate) termination: Termination,
@@ -392,6 +394,7 @@ pub(crate) fn play_game(
         players,
         opening: opening.clone(),
         moves: Vec::new(),
+        think: Vec::new(),
         winner: None,
         termination: Termination::Forfeit {
             kind: ForfeitKind::Crash,
@@ -466,6 +469,7 @@ pub(crate) fn play_game(
                     return record;
                 }
                 record.moves.push(m);
+                record.think.push(elapsed);
                 watch(Watch::Move {
                     m,
                     position: game.position(),

@@ -13,6 +13,43 @@ use breakthrough::rulesets::breakthrough::{
 };
 pub use breakthrough::util::rng::Rng;
 
+/// A new folder in the system's temporary folder for one test, removed with everything
+/// in it when dropped, whether the test passed or not.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// A folder named by `tag`, the process and a count: tests running at once never
+    /// share one.
+    pub fn new(tag: &str) -> Scratch {
+        static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("bt-{tag}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+
+    /// The file `name` in the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// The folder itself.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    /// [`Scratch::path`] as text, for command lines.
+    pub fn text(&self, name: &str) -> String {
+        self.path(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// `tests/data`: everything the tests read (see its README for where each file came from).
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")

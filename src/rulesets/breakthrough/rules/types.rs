@@ -92,7 +92,9 @@ impl Move {
         self.0
     }
 
-    /// Inverse of [`Move::to_bits`]; `None` for encodings that are not a step.
+    /// Inverse of [`Move::to_bits`]: any two different squares, a step or not (legality
+    /// is the position's to check); `None` for bits above the twelfth or a move from a
+    /// square to itself.
     pub const fn from_bits(bits: u16) -> Option<Move> {
         let m = Move(bits & 0x0fff);
         if bits >> 12 != 0 || m.from().0 == m.to().0 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Ratings of the skill levels from the calibration matches (engine.md, "Strength levels").
+"""Ratings of the skill levels from the calibration matches (docs/results.md, "Strength levels").
 
 Usage: scripts/strength-table.py DIR
 DIR holds `breakthrough match --json` summaries named greedy-0.json (greedy v level 0) and

@@ -5,7 +5,7 @@
 //! nor allows one when it can avoid it (checked with the rules, for every rule set).
 //!
 //! The Elo scale is measured, not guessed: [`ELO_OF_LEVEL`] holds each level's rating
-//! from the calibration matches in engine.md, anchored to the one-ply greedy player
+//! from the calibration matches (docs/results.md), anchored to the one-ply greedy player
 //! (`breakthrough greedy`) at 1000.
 
 use std::sync::Mutex;
@@ -22,7 +22,7 @@ pub(crate) const CAREFUL_FROM: f64 = 5.0;
 
 /// The measured Elo of levels 0, 1, ..., 19 (level 20 is full strength at the time
 /// given), anchored to the greedy player at 1000: adjacent levels' match results chained,
-/// then made monotone (`scripts/strength-table.py`; the matches are in engine.md).
+/// then made monotone (`scripts/strength-table.py`; the matches are in docs/results.md).
 pub(crate) const ELO_OF_LEVEL: [f64; 20] = [
     1214.8, 1267.4, 1284.7, 1319.6, 1337.0, 1638.3, 1727.1, 1854.0, 2123.4, 2230.9, 2248.3, 2395.5,
     2586.4, 2675.1, 2802.1, 2890.8, 3017.8, 3199.9, 3199.9, 3382.1,

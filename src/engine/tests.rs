@@ -462,7 +462,7 @@ fn the_solver_proves_before_the_search() {
     let control = Control::unlimited();
     let scores = Mutex::new(Vec::new());
     let report = |info: &Info<AnyMove>| scores.lock().unwrap().push((info.score, info.nodes));
-    // 5x4: the side to move loses at the start (engine.md's table), so after any move it
+    // 5x4: the side to move loses at the start (engine.md, "Results"), so after any move it
     // wins.
     let won = start.child(start.legal_moves()[0]);
     let Proven::Win(result) = prove(&won, &attempt(&won), &control, &report) else {

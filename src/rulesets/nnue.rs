@@ -9,7 +9,7 @@
 //!
 //! Integers: weights and accumulators are i16, the first layer scaled by [`QA`], the
 //! output weights by [`QB`], so the arithmetic is exact and the compiler turns the loops
-//! into vector instructions. The file format is in engine.md (Evaluation, network).
+//! into vector instructions. The file format is in engine.md ("The learned evaluation", Files).
 
 use std::fmt;
 

@@ -28,7 +28,10 @@ fn steady(text: &str) -> String {
 fn the_sample_session_is_what_the_engine_prints() {
     let text = readme();
     let begin = "<!-- sample: scripts/readme-sample.py -->\n```\n";
-    let start = text.find(begin).expect("README.md has the sample's markers") + begin.len();
+    let start = text
+        .find(begin)
+        .expect("README.md has the sample's markers")
+        + begin.len();
     let end = start + text[start..].find("```\n<!-- end of sample -->").unwrap();
     let shown = &text[start..end];
     let out = Command::new("python3")
@@ -36,7 +39,11 @@ fn the_sample_session_is_what_the_engine_prints() {
         .arg(env!("CARGO_BIN_EXE_breakthrough"))
         .output()
         .expect("python3 runs the sample script");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let made = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         steady(shown.trim_end()),
@@ -49,8 +56,7 @@ fn the_sample_session_is_what_the_engine_prints() {
 /// The commands of the README's `sh` blocks, continuation lines joined.
 fn shell_commands(text: &str) -> Vec<String> {
     let mut commands = Vec::new();
-    let mut blocks = text.split("```sh\n").skip(1);
-    while let Some(block) = blocks.next() {
+    for block in text.split("```sh\n").skip(1) {
         let body = &block[..block.find("```").unwrap_or(block.len())];
         let mut command = String::new();
         for line in body.lines() {

@@ -49,6 +49,10 @@ pub(super) struct DatagenArgs {
     /// Evaluate by hand (no network).
     #[arg(long)]
     hand_eval: bool,
+    /// Play each game to its end even after the search has proven its result (by default
+    /// the game ends there: no later position would be kept).
+    #[arg(long)]
+    play_out: bool,
 }
 
 pub(super) fn run(args: DatagenArgs) -> ExitCode {
@@ -64,6 +68,7 @@ pub(super) fn run(args: DatagenArgs) -> ExitCode {
         games: args.games,
         threads,
         seed: args.seed,
+        play_out: args.play_out,
         hash_mb: args.hash as usize,
         evaluation: match Evaluation::from_flags(args.net.as_deref(), args.hand_eval) {
             Ok(e) => e,

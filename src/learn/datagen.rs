@@ -41,6 +41,9 @@ pub(crate) struct DatagenSettings {
     pub(crate) seed: u64,
     pub(crate) hash_mb: usize,
     pub(crate) evaluation: Evaluation,
+    /// Play a game on after the search has proven its result (the data is the same: no
+    /// position with a proven score is kept), instead of ending it there.
+    pub(crate) play_out: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,13 +63,20 @@ pub(crate) enum DatagenError {
 /// Plies after which a game is given up as a draw (Doorbraak shuffles can be long).
 const MAX_PLIES: usize = 600;
 
+/// One game played: its kept positions with their labels, and where it ended at a proven
+/// result (the position and the search's mate distance in moves, as UCI gives it).
+struct Played {
+    records: Vec<Record>,
+    proof: Option<(AnyPosition, i32)>,
+}
+
 /// Plays one game and returns its kept positions with their labels.
 fn play_game(
     settings: &DatagenSettings,
     start: &AnyPosition,
     game_index: u64,
     tt: &TranspositionTable,
-) -> Result<Vec<Record>, DatagenError> {
+) -> Result<Played, DatagenError> {
     let mut rng = Rng::new(settings.seed ^ game_index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let line = (0..100)
         .find_map(|_| start.random_line(settings.random_plies, &mut rng))
@@ -82,6 +92,7 @@ fn play_game(
     };
     tt.clear();
     let mut kept: Vec<(AnyPosition, i16)> = Vec::new();
+    let mut proof = None;
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
             break outcome;
@@ -106,15 +117,27 @@ fn play_game(
                 crate::rulesets::EndReason::NoMoves,
             ));
         };
-        if let Score::Centipawns(cp) = Score::from_internal(result.score)
-            && pos.is_quiet()
-            && !pos.is_tactical(best)
-        {
-            kept.push((pos, cp.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        match Score::from_internal(result.score) {
+            Score::Centipawns(cp) if pos.is_quiet() && !pos.is_tactical(best) => {
+                kept.push((pos, cp.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+            }
+            // A proven win or loss decides the game's result: the rest of it would give
+            // no position to keep.
+            // (Not a search stopped before its first iteration: its score means nothing.)
+            Score::Mate(moves) if !settings.play_out && result.depth >= 1 => {
+                let us = pos.side_to_move();
+                let winner = if moves > 0 { us } else { us.opponent() };
+                proof = Some((pos, moves));
+                break crate::rulesets::Outcome::win(
+                    winner,
+                    crate::rulesets::EndReason::GoalReached,
+                );
+            }
+            _ => {}
         }
         game.try_play(best).expect("the search plays legal moves");
     };
-    Ok(kept
+    let records = kept
         .into_iter()
         .map(|(position, score)| {
             let result = match outcome.winner {
@@ -128,12 +151,15 @@ fn play_game(
                 result,
             }
         })
-        .collect())
+        .collect();
+    Ok(Played { records, proof })
 }
 
 /// What a run did.
 pub(crate) struct Summary {
     pub(crate) games: u64,
+    /// Games ended at a proven result.
+    pub(crate) proven: u64,
     pub(crate) written: u64,
     pub(crate) repeats: u64,
     /// Positions in the file before the run.
@@ -164,6 +190,7 @@ pub(crate) fn run(
     if target == 0 {
         return Ok(Summary {
             games: 0,
+            proven: 0,
             written: 0,
             repeats: 0,
             in_file: in_file_before,
@@ -172,7 +199,7 @@ pub(crate) fn run(
     }
     // New games go on from where the file stands, so a resumed run plays new games.
     let next_game = Arc::new(AtomicU64::new(in_file_before));
-    let (tx, rx) = sync_channel::<Result<Vec<Record>, DatagenError>>(64);
+    let (tx, rx) = sync_channel::<Result<Played, DatagenError>>(64);
     let mut workers = Vec::new();
     for _ in 0..settings.threads.max(1) {
         let tt = TranspositionTable::new(settings.hash_mb)?;
@@ -201,13 +228,17 @@ pub(crate) fn run(
     let mut last_line = started;
     let mut summary = Summary {
         games: 0,
+        proven: 0,
         written: 0,
         repeats: 0,
         in_file: in_file_before,
         seconds: 0.0,
     };
     for game in rx.iter() {
-        let records: Vec<Record> = game?
+        let played = game?;
+        summary.proven += u64::from(played.proof.is_some());
+        let records: Vec<Record> = played
+            .records
             .into_iter()
             .filter(|r| {
                 let mut packed = Vec::new();
@@ -248,8 +279,9 @@ impl Summary {
     /// One line: what was written and how fast.
     pub(crate) fn line(&self, seconds: f64) -> String {
         format!(
-            "{} games, {} new positions ({} repeats left out), {:.0} positions/s, {} in the file",
+            "{} games ({} ended at a proof), {} new positions ({} repeats left out), {:.0} positions/s, {} in the file",
             self.games,
+            self.proven,
             self.written,
             self.repeats,
             self.written as f64 / seconds.max(1e-9),
@@ -278,6 +310,85 @@ mod tests {
             seed: 1,
             hash_mb: 1,
             evaluation: Evaluation::BuiltIn,
+            play_out: false,
+        }
+    }
+
+    /// Whether `moves` (UCI's mate distance for the side to move) is proven in `pos` by the
+    /// mate search: a win within that many moves, or a win for the opponent within it
+    /// after every move.
+    fn mate_is_proven(pos: &AnyPosition, moves: i32) -> bool {
+        let wins_within = |pos: &AnyPosition, moves: u32| {
+            let tt = TranspositionTable::new(1).unwrap();
+            let control = Control::unlimited();
+            let setup = SearchSetup {
+                control: &control,
+                tt: &tt,
+                threads: 1,
+                earlier: &[],
+            };
+            let limits = SearchLimits {
+                mate: Some(moves),
+                ..SearchLimits::default()
+            };
+            let result = pos.search(&limits, &setup, &|_| {});
+            matches!(Score::from_internal(result.score), Score::Mate(m) if m > 0)
+        };
+        if moves > 0 {
+            return wins_within(pos, moves as u32);
+        }
+        let within = moves.unsigned_abs().max(1);
+        pos.legal_moves().into_iter().all(|m| {
+            let child = pos.child(m);
+            child
+                .outcome()
+                .is_some_and(|o| o.winner != Some(pos.side_to_move()))
+                || wins_within(&child, within)
+        })
+    }
+
+    /// A game ended at its proven result keeps the positions that playing it out keeps
+    /// (none after the proof was kept), and the proof holds: the mate search confirms it.
+    #[test]
+    fn a_game_ended_at_its_proof_keeps_what_playing_it_out_keeps() {
+        for variant in ["breakthrough", "capture-only", "doorbraak"] {
+            let scratch = Scratch::new("datagen");
+            let start = AnyPosition::startpos(variant.parse().unwrap());
+            let tt = TranspositionTable::new(1).unwrap();
+            let ended = settings(&scratch, variant, "x");
+            let played = DatagenSettings {
+                play_out: true,
+                ..ended.clone()
+            };
+            let (mut proofs, mut kept_after) = (0, 0);
+            for game in 0..8 {
+                let short = play_game(&ended, &start, game, &tt).unwrap();
+                let long = play_game(&played, &start, game, &tt).unwrap();
+                let key = |r: &Record| (r.position.to_fen(), r.score);
+                let short_keys: Vec<_> = short.records.iter().map(key).collect();
+                let long_keys: Vec<_> = long.records.iter().map(key).collect();
+                assert_eq!(
+                    short_keys[..],
+                    long_keys[..short_keys.len()],
+                    "{variant} {game}"
+                );
+                kept_after += usize::from(short_keys.len() < long_keys.len());
+                if let Some((pos, moves)) = &short.proof {
+                    assert!(
+                        mate_is_proven(pos, *moves),
+                        "{variant} {game}: {pos:?} {moves}"
+                    );
+                    proofs += 1;
+                }
+            }
+            assert!(
+                proofs >= 4,
+                "{variant}: only {proofs} games ended at a proof"
+            );
+            assert!(
+                kept_after <= 2,
+                "{variant}: {kept_after} games kept positions after a proof"
+            );
         }
     }
 

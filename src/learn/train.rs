@@ -608,6 +608,8 @@ mod tests {
                 seed: 9,
                 hash_mb: 1,
                 evaluation: Evaluation::Hand,
+                // As the data was made when the test was written.
+                play_out: true,
             };
             datagen::run(&settings, Arc::default()).unwrap();
         }

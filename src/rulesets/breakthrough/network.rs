@@ -2,44 +2,64 @@
 //! every move (copy-make), and the networks built into the binary.
 //!
 //! Inputs, seen from each side: 64 for its own pawns, then 64 for the other side's, the
-//! board turned for Black so that both see themselves moving up (square `index ^ 56`).
-//! Networks exist for the 8x8 board; other sizes evaluate by hand.
+//! board turned for Black so that both see themselves moving up (rank r of a board of R
+//! ranks read as rank R - 1 - r: on 8x8, square `index ^ 56`). A network is made for one
+//! rule set and board; those built in are listed in [`BUILT_IN`], and a board without one
+//! evaluates by hand.
 
 use std::sync::OnceLock;
 
-use super::rules::{Color, Move, Position, Rules, Square};
+use super::rules::{Color, DiagonalStep, Move, Position, Rules, Square};
 use crate::rulesets::nnue::{Accumulator, Network};
 use crate::rulesets::{Evaluate, TermGroup};
 
 /// Inputs of the network: two kinds of pawn on 64 squares.
 pub(crate) const INPUTS: usize = 128;
 
-/// The input of a pawn of `color` on `square`, seen from `perspective`.
+/// The input of a pawn of `color` on `square` of a board of `ranks` ranks, seen from
+/// `perspective`.
 #[inline]
-pub(crate) fn feature(perspective: Color, color: Color, square: Square) -> usize {
+pub(crate) fn feature(perspective: Color, color: Color, square: Square, ranks: u8) -> usize {
     let relative = match perspective {
         Color::White => square.index(),
-        Color::Black => square.index() ^ 56,
+        // The rank counted from Black's side, the file kept.
+        Color::Black => {
+            (usize::from(ranks - 1) << 3) - (square.index() & 56) + (square.index() & 7)
+        }
     };
     relative + if color == perspective { 0 } else { 64 }
 }
 
 /// The network files built into the binary (`nets/`, whose README says how each was
-/// made), by rule set: standard, capture-only. Each is for the 8x8 board.
-const BUILT_IN: [Option<&[u8]>; 2] = [
-    Some(include_bytes!("../../../nets/breakthrough-d977994e.nnue")),
-    Some(include_bytes!("../../../nets/capture-only-ea09baec.nnue")),
+/// made): the rule set and the board (files, ranks) each is for.
+const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
+    (
+        DiagonalStep::Free,
+        (8, 8),
+        include_bytes!("../../../nets/breakthrough-d977994e.nnue"),
+    ),
+    (
+        DiagonalStep::CaptureOnly,
+        (8, 8),
+        include_bytes!("../../../nets/capture-only-ea09baec.nnue"),
+    ),
 ];
 
 /// The network built into the binary for `pos`'s rule set and board, if there is one.
 pub(crate) fn built_in(pos: &Position) -> Option<&'static Network> {
-    static NETS: OnceLock<[Option<Network>; 2]> = OnceLock::new();
+    static NETS: OnceLock<Vec<Option<Network>>> = OnceLock::new();
     // A file that does not read is caught by a test; the engine then evaluates by hand.
-    let nets = NETS.get_or_init(|| BUILT_IN.map(|bytes| Network::from_bytes(bytes?).ok()));
+    let nets = NETS.get_or_init(|| {
+        BUILT_IN
+            .iter()
+            .map(|(_, _, bytes)| Network::from_bytes(bytes).ok())
+            .collect()
+    });
     let board = (pos.files(), pos.ranks());
-    nets[pos.diagonal_step() as usize]
-        .as_ref()
-        .filter(|_| board == (8, 8))
+    BUILT_IN
+        .iter()
+        .position(|&(diagonal, size, _)| diagonal == pos.diagonal_step() && size == board)
+        .and_then(|i| nets[i].as_ref())
 }
 
 /// A position as the engine evaluates it: the rules' position, and, where a network
@@ -97,12 +117,13 @@ impl Evaluate for Evaluated {
             let us = self.pos.side_to_move();
             let them = us.opponent();
             let captured = self.pos.pawns(them) & m.to().bit() != 0;
+            let ranks = self.pos.ranks();
             for p in [Color::White, Color::Black] {
                 let acc = &mut self.acc[p.index()];
-                net.add(acc, feature(p, us, m.to()));
-                net.sub(acc, feature(p, us, m.from()));
+                net.add(acc, feature(p, us, m.to(), ranks));
+                net.sub(acc, feature(p, us, m.from(), ranks));
                 if captured {
-                    net.sub(acc, feature(p, them, m.to()));
+                    net.sub(acc, feature(p, them, m.to(), ranks));
                 }
             }
         }
@@ -176,7 +197,7 @@ pub(crate) fn inputs(pos: &Position, perspective: Color, out: &mut Vec<u16>) {
         while pawns != 0 {
             let square = Square::from_index(pawns.trailing_zeros() as u8);
             pawns &= pawns - 1;
-            out.push(feature(perspective, color, square) as u16);
+            out.push(feature(perspective, color, square, pos.ranks()) as u16);
         }
     }
 }
@@ -226,28 +247,40 @@ mod tests {
         assert!(checked > 3000, "{checked}");
     }
 
-    /// Every network in the binary reads, is for its rule set's 8x8 board, and is what a
-    /// new 8x8 position of that rule set evaluates with.
+    /// Every network in the binary reads, is for the rule set and board it is listed
+    /// for, and is what a new position of that rule set and board evaluates with; the
+    /// 8x8 boards of both rule sets have one.
     #[test]
     fn the_built_in_networks_read_and_are_used() {
-        let mut built = 0;
-        for (diagonal, name) in [
-            (DiagonalStep::Free, "breakthrough"),
-            (DiagonalStep::CaptureOnly, "capture-only"),
-        ] {
-            let Some(bytes) = BUILT_IN[diagonal as usize] else {
-                continue;
-            };
+        for &(diagonal, (files, ranks), bytes) in BUILT_IN {
             let net = Network::from_bytes(bytes).unwrap();
             assert_eq!(
                 (net.variant(), net.board(), net.inputs()),
-                (name, (8, 8), INPUTS)
+                (diagonal.name(), (files, ranks), INPUTS)
             );
-            let pos = Evaluated::new(Position::startpos(diagonal));
+            let start = Position::start_on_board(diagonal, files, ranks).unwrap();
+            let pos = Evaluated::new(start);
             assert_eq!(pos.net.map(|n| n.to_bytes()), Some(bytes.to_vec()));
-            built += 1;
         }
-        assert_eq!(built, 2);
+        for diagonal in DiagonalStep::ALL {
+            assert!(Evaluated::new(Position::startpos(diagonal)).net.is_some());
+        }
+    }
+
+    /// Black sees the board as White does, turned: a position and its colours swapped
+    /// (the board turned, the other side to move) give the same inputs, on every board.
+    #[test]
+    fn both_sides_see_their_inputs_alike_on_every_board() {
+        for (files, ranks) in [(8, 8), (6, 6), (7, 7), (5, 4), (3, 8)] {
+            let pos = Position::start_on_board(DiagonalStep::Free, files, ranks).unwrap();
+            let (mut white, mut black) = (Vec::new(), Vec::new());
+            inputs(&pos, Color::White, &mut white);
+            inputs(&pos, Color::Black, &mut black);
+            white.sort_unstable();
+            black.sort_unstable();
+            assert_eq!(white, black, "{files}x{ranks}");
+            assert!(white.iter().all(|&f| (f as usize) < INPUTS));
+        }
     }
 
     #[test]

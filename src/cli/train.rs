@@ -36,6 +36,9 @@ pub(super) struct TrainArgs {
     /// Threads (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
+    /// Output buckets: the output layer chosen by the pieces left, in equal steps.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    buckets: u32,
     /// A note kept in the network file's description (say how the data was made).
     #[arg(long, default_value = "")]
     note: String,
@@ -64,6 +67,7 @@ pub(super) fn run(args: TrainArgs) -> ExitCode {
         lambda: args.lambda,
         validation: args.validation,
         seed: args.seed,
+        buckets: args.buckets as usize,
         note: args.note,
         threads: every_core(args.threads),
     };

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::learn::datafile::{self, DataError};
 use crate::registry::{AnyPosition, Variant};
-use crate::rulesets::nnue::{FloatWeights, HIDDEN, Network};
+use crate::rulesets::nnue::{self, FloatWeights, HIDDEN, Network};
 use crate::util::rng::Rng;
 
 /// How to train.
@@ -32,6 +32,8 @@ pub(crate) struct TrainSettings {
     pub(crate) validation: f32,
     pub(crate) seed: u64,
     pub(crate) threads: usize,
+    /// Output buckets, by the pieces left (1: one output).
+    pub(crate) buckets: usize,
     /// Kept in the network's description.
     pub(crate) note: String,
 }
@@ -63,30 +65,40 @@ struct Params {
     /// `inputs` columns of [`HIDDEN`].
     w1: Vec<f32>,
     b1: Vec<f32>,
-    /// The side to move's [`HIDDEN`], then the other side's.
+    /// Per output bucket: the side to move's [`HIDDEN`], then the other side's.
     w2: Vec<f32>,
-    b2: f32,
+    /// One per output bucket.
+    b2: Vec<f32>,
+    /// Pieces the board starts with, which the buckets divide ([`nnue::bucket`]).
+    most: usize,
 }
 
 impl Params {
-    /// Inputs of the first layer.
-    fn inputs(&self) -> usize {
-        self.w1.len() / HIDDEN
-    }
-
-    fn zeros(inputs: usize) -> Params {
+    fn zeros(inputs: usize, buckets: usize, most: usize) -> Params {
         Params {
             w1: vec![0.0; inputs * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * HIDDEN],
+            b2: vec![0.0; buckets],
+            most,
         }
     }
 
-    fn random(inputs: usize, rng: &mut Rng) -> Params {
+    /// Zeros of the same shape.
+    fn zeros_like(&self) -> Params {
+        Params::zeros(self.w1.len() / HIDDEN, self.b2.len(), self.most)
+    }
+
+    /// The output bucket of a position whose side to move sees `active` inputs (one a
+    /// piece).
+    fn bucket(&self, active: usize) -> usize {
+        nnue::bucket(active, self.most, self.b2.len())
+    }
+
+    fn random(inputs: usize, buckets: usize, most: usize, rng: &mut Rng) -> Params {
         let mut uniform =
             |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
-        let mut p = Params::zeros(inputs);
+        let mut p = Params::zeros(inputs, buckets, most);
         // About 30 inputs are active: spread each neuron's sum over a unit or so.
         p.w1.iter_mut().for_each(|w| *w = uniform(0.18));
         p.w2.iter_mut()
@@ -104,7 +116,9 @@ impl Params {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
             *a += b;
         }
-        self.b2 += other.b2;
+        for (a, b) in self.b2.iter_mut().zip(&other.b2) {
+            *a += b;
+        }
     }
 
     /// Every value, in one order, for Adam.
@@ -113,7 +127,7 @@ impl Params {
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
-            .chain(std::iter::once(&mut self.b2))
+            .chain(self.b2.iter_mut())
     }
 }
 
@@ -187,8 +201,10 @@ fn forward(p: &Params, sides: [&[u16]; 2]) -> Forward {
             }
         }
     }
-    let mut output = p.b2;
-    for (h, w2) in hidden.iter().zip(p.w2.chunks(HIDDEN)) {
+    let bucket = p.bucket(sides[0].len());
+    let mut output = p.b2[bucket];
+    let w2 = &p.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+    for (h, w2) in hidden.iter().zip(w2.chunks(HIDDEN)) {
         for (x, w) in h.iter().zip(w2) {
             output += x.clamp(0.0, 1.0) * w;
         }
@@ -202,11 +218,13 @@ fn backward(p: &Params, g: &mut Params, sides: [&[u16]; 2], target: f32) -> f32 
     let prob = sigmoid(f.output);
     let error = prob - target;
     let d_output = 2.0 * error * prob * (1.0 - prob);
-    g.b2 += d_output;
+    let bucket = p.bucket(sides[0].len());
+    g.b2[bucket] += d_output;
     for (side, active) in sides.into_iter().enumerate() {
         let h = &f.hidden[side];
-        let w2 = &p.w2[side * HIDDEN..(side + 1) * HIDDEN];
-        let gw2 = &mut g.w2[side * HIDDEN..(side + 1) * HIDDEN];
+        let at = (2 * bucket + side) * HIDDEN;
+        let w2 = &p.w2[at..at + HIDDEN];
+        let gw2 = &mut g.w2[at..at + HIDDEN];
         let mut d_hidden = [0f32; HIDDEN];
         for j in 0..HIDDEN {
             let x = h[j];
@@ -364,8 +382,10 @@ pub(crate) fn train(
     let data = Data::prepare(settings, &mut rng)?;
     log(&data.summary());
     let inputs = data.variant.network_inputs();
-    let mut params = Params::random(inputs, &mut rng);
-    let mut adam = Adam::new(inputs);
+    // The pieces a board starts with: each side fills two ranks.
+    let most = 4 * usize::from(data.board.0);
+    let mut params = Params::random(inputs, settings.buckets, most, &mut rng);
+    let mut adam = Adam::new(&params);
     let mut training = data.training.clone();
     let mut last = (0.0, 0.0);
     for epoch in 1..=settings.epochs {
@@ -409,7 +429,7 @@ pub(crate) fn train(
         weights: &params.w1,
         bias: &params.b1,
         output: &params.w2,
-        output_bias: params.b2,
+        output_bias: &params.b2,
         about: &about,
     });
     Ok(Trained {
@@ -494,6 +514,10 @@ impl Data {
             settings.seed,
             self.scale,
         );
+        let about = match settings.buckets {
+            1 => about,
+            n => format!("{about}; {n} output buckets"),
+        };
         match settings.note.trim() {
             "" => about,
             note => format!("{about}; {note}"),
@@ -511,11 +535,10 @@ fn gradient(
     lambda: f32,
     loss: &mut f64,
 ) -> Params {
-    let inputs = params.inputs();
     let parts: Vec<(Params, f64)> = batch
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let mut g = Params::zeros(inputs);
+            let mut g = params.zeros_like();
             let mut loss = 0.0f64;
             for &i in chunk {
                 let i = i as usize;
@@ -525,7 +548,7 @@ fn gradient(
             (g, loss)
         })
         .collect();
-    let mut grad = Params::zeros(inputs);
+    let mut grad = params.zeros_like();
     for (g, l) in &parts {
         grad.add(g);
         *loss += l;
@@ -545,10 +568,10 @@ impl Adam {
     const BETA2: f32 = 0.999;
     const EPSILON: f32 = 1e-8;
 
-    fn new(inputs: usize) -> Adam {
+    fn new(params: &Params) -> Adam {
         Adam {
-            m: Params::zeros(inputs),
-            v: Params::zeros(inputs),
+            m: params.zeros_like(),
+            v: params.zeros_like(),
             step: 0,
         }
     }
@@ -626,6 +649,7 @@ mod tests {
             validation: 0.1,
             seed: 4,
             threads,
+            buckets: 1,
             note: String::new(),
         }
     }
@@ -660,9 +684,20 @@ mod tests {
     /// of real games, within 3 centipawns plus 1% (measured: at most about 2, 0.5 on average).
     #[test]
     fn the_quantised_network_evaluates_as_the_float_one() {
+        for buckets in [1, 4] {
+            quantised_against_float(buckets);
+        }
+    }
+
+    fn quantised_against_float(buckets: usize) {
         let scratch = Scratch::new("train");
         let file = data(&scratch, 40);
-        let trained = train(&settings(vec![file.clone()], 2), |_| {}).unwrap();
+        let settings = TrainSettings {
+            buckets,
+            ..settings(vec![file.clone()], 2)
+        };
+        let trained = train(&settings, |_| {}).unwrap();
+        assert_eq!(trained.network.buckets(), buckets);
         let net: &'static Network = Box::leak(Box::new(trained.network));
         let records = datafile::read(&file).unwrap();
         let (mut worst, mut total) = (0.0f32, 0.0f32);

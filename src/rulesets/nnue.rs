@@ -21,8 +21,22 @@ pub const QA: i32 = 255;
 /// activation and a sum of [`HIDDEN`] of them fit in an i32).
 pub const QB: i32 = 512;
 
+/// Most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 8;
+
 const MAGIC: &[u8; 8] = b"BTNNUE01";
 const HEADER: usize = 48;
+
+/// The output bucket of a position with `pieces` pieces on a board that starts with
+/// `most`, for a network of `buckets` buckets: the game's stage, from many pieces to few,
+/// in equal steps.
+#[inline]
+pub fn bucket(pieces: usize, most: usize, buckets: usize) -> usize {
+    if buckets <= 1 {
+        return 0;
+    }
+    (pieces.saturating_sub(1) * buckets / most.max(1)).min(buckets - 1)
+}
 
 /// An accumulator: one side's first layer before its activation.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,9 +61,9 @@ pub struct Network {
     /// `inputs` columns of [`HIDDEN`] weights.
     weights: Vec<Accumulator>,
     bias: Accumulator,
-    /// The side to move's [`HIDDEN`] weights, then the other side's.
-    output: [[i16; HIDDEN]; 2],
-    output_bias: i32,
+    /// Per output bucket: the side to move's [`HIDDEN`] weights, then the other side's.
+    output: Vec<[[i16; HIDDEN]; 2]>,
+    output_bias: Vec<i32>,
     /// How it was made: data, settings, losses.
     about: String,
 }
@@ -79,6 +93,8 @@ pub enum NetworkError {
     About,
     #[error("{0} networks are loaded already; restart to load others")]
     TooMany(usize),
+    #[error("{0} output buckets; at most {MAX_BUCKETS}")]
+    Buckets(usize),
 }
 
 /// The float weights a trainer hands over to be quantised, laid out as [`Network`]'s.
@@ -91,9 +107,10 @@ pub struct FloatWeights<'a> {
     /// `inputs` x [`HIDDEN`], input-major.
     pub weights: &'a [f32],
     pub bias: &'a [f32],
-    /// 2 x [`HIDDEN`]: the side to move's, then the other side's.
+    /// Per output bucket, 2 x [`HIDDEN`]: the side to move's, then the other side's.
     pub output: &'a [f32],
-    pub output_bias: f32,
+    /// One per output bucket.
+    pub output_bias: &'a [f32],
     pub about: &'a str,
 }
 
@@ -113,12 +130,19 @@ impl Network {
             }
             acc
         };
-        let mut output = [[0i16; HIDDEN]; 2];
-        for (side, out) in output.iter_mut().enumerate() {
-            for (o, &v) in out.iter_mut().zip(&w.output[side * HIDDEN..]) {
-                *o = quantise(v, QB);
-            }
-        }
+        let output = w
+            .output
+            .chunks(2 * HIDDEN)
+            .map(|bucket| {
+                let mut out = [[0i16; HIDDEN]; 2];
+                for (side, half) in out.iter_mut().enumerate() {
+                    for (o, &v) in half.iter_mut().zip(&bucket[side * HIDDEN..]) {
+                        *o = quantise(v, QB);
+                    }
+                }
+                out
+            })
+            .collect();
         Network {
             variant: w.variant.to_string(),
             files: w.files,
@@ -128,7 +152,11 @@ impl Network {
             weights: w.weights.chunks(HIDDEN).map(|c| column(c, QA)).collect(),
             bias: column(w.bias, QA),
             output,
-            output_bias: (w.output_bias * (QA * QB) as f32).round() as i32,
+            output_bias: w
+                .output_bias
+                .iter()
+                .map(|b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
             about: w.about.to_string(),
         }
     }
@@ -144,6 +172,11 @@ impl Network {
 
     pub fn inputs(&self) -> usize {
         self.inputs
+    }
+
+    /// Output buckets (1: one output for every position).
+    pub fn buckets(&self) -> usize {
+        self.output.len()
     }
 
     /// How it was made.
@@ -174,17 +207,18 @@ impl Network {
     }
 
     /// The evaluation in centipawns from the accumulators of the side to move and of the
-    /// other side.
+    /// other side, read by output bucket `bucket` ([`bucket`]).
     #[inline]
-    pub fn evaluate(&self, us: &Accumulator, them: &Accumulator) -> i32 {
+    pub fn evaluate(&self, us: &Accumulator, them: &Accumulator, bucket: usize) -> i32 {
+        let bucket = bucket.min(self.output.len() - 1);
         let mut sum = 0i32;
-        for (acc, weights) in [us, them].into_iter().zip(&self.output) {
+        for (acc, weights) in [us, them].into_iter().zip(&self.output[bucket]) {
             for (&a, &w) in acc.0.iter().zip(weights) {
                 sum += i32::from(a.clamp(0, QA as i16)) * i32::from(w);
             }
         }
         // Wide for the last step: sum and scale together can pass i32. Rounded.
-        let scaled = (i64::from(sum) + i64::from(self.output_bias)) * i64::from(self.scale);
+        let scaled = (i64::from(sum) + i64::from(self.output_bias[bucket])) * i64::from(self.scale);
         let unit = i64::from(QA * QB);
         ((scaled + scaled.signum() * unit / 2) / unit) as i32
     }
@@ -204,6 +238,12 @@ impl Network {
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&self.scale.to_le_bytes());
         out.extend_from_slice(&(self.about.len() as u32).to_le_bytes());
+        // One bucket is written as 0, as files from before buckets have it.
+        out.push(if self.output.len() == 1 {
+            0
+        } else {
+            self.output.len() as u8
+        });
         out.resize(HEADER, 0);
         out.extend_from_slice(self.about.as_bytes());
         let mut values = |v: &[i16]| {
@@ -215,9 +255,13 @@ impl Network {
             values(&column.0);
         }
         values(&self.bias.0);
-        values(&self.output[0]);
-        values(&self.output[1]);
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bucket in &self.output {
+            values(&bucket[0]);
+            values(&bucket[1]);
+        }
+        for bias in &self.output_bias {
+            out.extend_from_slice(&bias.to_le_bytes());
+        }
         out
     }
 
@@ -246,7 +290,14 @@ impl Network {
         }
         let scale = u32_at(34) as i32;
         let about_len = u32_at(38) as usize;
-        let wanted = HEADER + about_len + 2 * (inputs * HIDDEN + 3 * HIDDEN) + 4;
+        let buckets = usize::from(bytes[42]).max(1);
+        if buckets > MAX_BUCKETS {
+            return Err(NetworkError::Buckets(buckets));
+        }
+        let wanted = HEADER
+            + about_len
+            + 2 * (inputs * HIDDEN + HIDDEN + buckets * 2 * HIDDEN)
+            + 4 * buckets;
         if bytes.len() != wanted {
             return Err(NetworkError::Size {
                 found: bytes.len(),
@@ -267,8 +318,8 @@ impl Network {
         };
         let weights = (0..inputs).map(|_| next()).collect();
         let bias = next();
-        let output = [next().0, next().0];
-        let output_bias = u32_at(at) as i32;
+        let output = (0..buckets).map(|_| [next().0, next().0]).collect();
+        let output_bias = (0..buckets).map(|k| u32_at(at + 4 * k) as i32).collect();
         Ok(Network {
             variant,
             files,
@@ -301,16 +352,21 @@ pub(crate) mod tests {
     use crate::util::rng::Rng;
 
     pub(crate) fn random_network(seed: u64, inputs: usize) -> Network {
+        random_bucketed(seed, inputs, 1)
+    }
+
+    pub(crate) fn random_bucketed(seed: u64, inputs: usize, buckets: usize) -> Network {
         let mut rng = Rng::new(seed);
         let mut uniform = |n: usize, a: f32| -> Vec<f32> {
             (0..n)
                 .map(|_| (rng.next_u64() % 20_001) as f32 / 10_000.0 * a - a)
                 .collect()
         };
-        let (weights, bias, output) = (
+        let (weights, bias, output, output_bias) = (
             uniform(inputs * HIDDEN, 0.2),
             uniform(HIDDEN, 0.1),
-            uniform(2 * HIDDEN, 0.5),
+            uniform(buckets * 2 * HIDDEN, 0.5),
+            uniform(buckets, 0.05),
         );
         Network::quantise(&FloatWeights {
             variant: "breakthrough",
@@ -321,7 +377,7 @@ pub(crate) mod tests {
             weights: &weights,
             bias: &bias,
             output: &output,
-            output_bias: 0.05,
+            output_bias: &output_bias,
             about: "random, for tests",
         })
     }
@@ -347,6 +403,27 @@ pub(crate) mod tests {
             Err(NetworkError::Size { .. })
         ));
         assert!(bytes.len() < 100_000, "{} bytes", bytes.len());
+        let bucketed = random_bucketed(3, 128, 4);
+        let back = Network::from_bytes(&bucketed.to_bytes()).unwrap();
+        assert_eq!(back.buckets(), 4);
+        assert_eq!(back.to_bytes(), bucketed.to_bytes());
+    }
+
+    /// Buckets run from the most pieces to the fewest in equal steps, and a network of
+    /// one bucket reads every position with it.
+    #[test]
+    fn buckets_follow_the_pieces_left() {
+        assert_eq!(bucket(32, 32, 1), 0);
+        assert_eq!(bucket(32, 32, 4), 3);
+        assert_eq!(bucket(25, 32, 4), 3);
+        assert_eq!(bucket(24, 32, 4), 2);
+        assert_eq!(bucket(1, 32, 4), 0);
+        assert_eq!(bucket(0, 32, 4), 0);
+        let net = random_bucketed(4, 128, 4);
+        let (us, them) = (net.empty(), net.empty());
+        let values: Vec<i32> = (0..4).map(|b| net.evaluate(&us, &them, b)).collect();
+        assert_eq!(net.evaluate(&us, &them, 9), values[3]);
+        assert!(values.windows(2).any(|w| w[0] != w[1]), "{values:?}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use super::rules::{Color, DiagonalStep, Move, Position, Rules, Square};
-use crate::rulesets::nnue::{Accumulator, Network};
+use crate::rulesets::nnue::{self, Accumulator, Network};
 use crate::rulesets::{Evaluate, TermGroup};
 
 /// Inputs of the network: two kinds of pawn on 64 squares.
@@ -135,7 +135,13 @@ impl Evaluate for Evaluated {
         match self.net {
             Some(net) => {
                 let us = self.pos.side_to_move();
-                net.evaluate(&self.acc[us.index()], &self.acc[us.opponent().index()])
+                let pawns = self.pos.occupied().count_ones() as usize;
+                let bucket = nnue::bucket(pawns, 4 * usize::from(self.pos.files()), net.buckets());
+                net.evaluate(
+                    &self.acc[us.index()],
+                    &self.acc[us.opponent().index()],
+                    bucket,
+                )
             }
             None => super::eval::evaluate(&self.pos),
         }

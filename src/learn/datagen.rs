@@ -67,6 +67,8 @@ const MAX_PLIES: usize = 600;
 /// result (the position and the search's mate distance in moves, as UCI gives it).
 struct Played {
     records: Vec<Record>,
+    /// Positions the engine searched.
+    searched: u64,
     proof: Option<(AnyPosition, i32)>,
 }
 
@@ -93,6 +95,7 @@ fn play_game(
     tt.clear();
     let mut kept: Vec<(AnyPosition, i16)> = Vec::new();
     let mut proof = None;
+    let mut searched = 0;
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
             break outcome;
@@ -112,6 +115,7 @@ fn play_game(
             earlier: game.earlier_hashes(),
         };
         let result = pos.search(&limits, &setup, &|_| {});
+        searched += 1;
         let Some(best) = result.best else {
             break game.outcome().unwrap_or(crate::rulesets::Outcome::draw(
                 crate::rulesets::EndReason::NoMoves,
@@ -152,7 +156,11 @@ fn play_game(
             }
         })
         .collect();
-    Ok(Played { records, proof })
+    Ok(Played {
+        records,
+        searched,
+        proof,
+    })
 }
 
 /// What a run did.
@@ -160,6 +168,8 @@ pub(crate) struct Summary {
     pub(crate) games: u64,
     /// Games ended at a proven result.
     pub(crate) proven: u64,
+    /// Positions searched.
+    pub(crate) searched: u64,
     pub(crate) written: u64,
     pub(crate) repeats: u64,
     /// Positions in the file before the run.
@@ -191,6 +201,7 @@ pub(crate) fn run(
         return Ok(Summary {
             games: 0,
             proven: 0,
+            searched: 0,
             written: 0,
             repeats: 0,
             in_file: in_file_before,
@@ -229,6 +240,7 @@ pub(crate) fn run(
     let mut summary = Summary {
         games: 0,
         proven: 0,
+        searched: 0,
         written: 0,
         repeats: 0,
         in_file: in_file_before,
@@ -237,6 +249,7 @@ pub(crate) fn run(
     for game in rx.iter() {
         let played = game?;
         summary.proven += u64::from(played.proof.is_some());
+        summary.searched += played.searched;
         let records: Vec<Record> = played
             .records
             .into_iter()
@@ -279,10 +292,11 @@ impl Summary {
     /// One line: what was written and how fast.
     pub(crate) fn line(&self, seconds: f64) -> String {
         format!(
-            "{} games ({} ended at a proof), {} new positions ({} repeats left out), {:.0} positions/s, {} in the file",
+            "{} games ({} ended at a proof), {} new positions of {} searched ({} repeats left out), {:.0} positions/s, {} in the file",
             self.games,
             self.proven,
             self.written,
+            self.searched,
             self.repeats,
             self.written as f64 / seconds.max(1e-9),
             self.in_file + self.written

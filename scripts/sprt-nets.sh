@@ -5,7 +5,9 @@
 # Usage: scripts/sprt-nets.sh NEW BASE [VARIANT=breakthrough] [NODES=20000] [ELO0=0] [ELO1=10]
 #   NEW, BASE: network files, or `built-in` (the binary's own) or `hand` (no network).
 #   Environment: MAX_GAMES (4000), SEED (5: the random openings), START_FEN (another board:
-#   games start there), ENGINE (a binary; default a fresh release build), OUTDIR (matches).
+#   games start there), TC (a clock, e.g. 5+0.05, instead of nodes: for networks of different
+#   speed, or against `hand`), ENGINE (a binary; default a fresh release build), OUTDIR
+#   (matches).
 # Writes OUTDIR/sprt-NAME.pgn and .json; prints the table and the verdict.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +23,9 @@ eval_options() {
     *) echo "option.EvalFile=$(realpath "$1")" ;;
   esac
 }
-name="$(basename "$new" .nnue)-vs-$(basename "$base" .nnue)-$nodes"
+limit="nodes=$nodes"
+[ -n "${TC:-}" ] && limit="tc=$TC"
+name="$(basename "$new" .nnue)-vs-$(basename "$base" .nnue)-${limit#*=}"
 openings=()
 if [ -n "${START_FEN:-}" ]; then
   echo "$START_FEN" > "$out/$name.openings"
@@ -30,6 +34,6 @@ fi
 "$ENGINE" match --variant "$variant" \
   --engine "cmd=$ENGINE name=new $(eval_options "$new")" \
   --engine "cmd=$ENGINE name=base $(eval_options "$base")" \
-  --each "nodes=$nodes" --games "$games" --random-plies 8 --seed "$seed" --concurrency 2 \
+  --each "$limit" --games "$games" --random-plies 8 --seed "$seed" --concurrency 2 \
   "${openings[@]}" --sprt elo0="$elo0" elo1="$elo1" alpha=0.05 beta=0.05 \
   --pgn "$out/$name.pgn" --json "$out/$name.json" | grep -v '^Finished game' || true

@@ -36,7 +36,7 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::Free,
         (8, 8),
-        include_bytes!("../../../nets/breakthrough-d977994e.nnue"),
+        include_bytes!("../../../nets/breakthrough-157d026b.nnue"),
     ),
     (
         DiagonalStep::CaptureOnly,

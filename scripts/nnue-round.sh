@@ -11,7 +11,7 @@
 #             `built-in` (the network in the binary; the default) or a network file
 # Environment (defaults in brackets):
 #   POSITIONS [6000000] positions of data; NODES [5000] nodes per move in datagen;
-#   EPOCHS [20]; LAMBDA [0.5]; EXTRA_DATA: more data files to train on (earlier rounds);
+#   EPOCHS [40]; LAMBDA [0.3]; EXTRA_DATA: more data files to train on (earlier rounds);
 #   SPRT_TC [10+0.1]; SPRT_GAMES [2000] games at most; ENGINE: the binary (built if unset).
 # Writes the network to nets/VARIANT-HASH.nnue (its description names the data and the
 # settings), the SPRT's games to matches/, and a log to matches/nnue-round-VARIANT-ROUND.log.
@@ -27,8 +27,8 @@ esac
 case "$round" in
   '' | *[!0-9]*) echo "nnue-round.sh: ROUND must be a number, not '$round'" >&2; exit 2 ;;
 esac
-positions=${POSITIONS:-6000000}; nodes=${NODES:-5000}; epochs=${EPOCHS:-20}
-lambda=${LAMBDA:-0.5}; sprt_tc=${SPRT_TC:-10+0.1}; sprt_games=${SPRT_GAMES:-2000}
+positions=${POSITIONS:-6000000}; nodes=${NODES:-5000}; epochs=${EPOCHS:-40}
+lambda=${LAMBDA:-0.3}; sprt_tc=${SPRT_TC:-10+0.1}; sprt_games=${SPRT_GAMES:-2000}
 source scripts/engine-binary.sh
 mkdir -p data nets matches
 log=matches/nnue-round-$variant-$round.log

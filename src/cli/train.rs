@@ -15,8 +15,8 @@ pub(super) struct TrainArgs {
     /// Where to write the network (default: nets/VARIANT-HASH.nnue).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Passes over the data.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Passes over the data (40 beat 20 by SPRT: docs/results.md).
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     epochs: u32,
     /// Positions per gradient step.
     #[arg(long, default_value_t = 16_384, value_parser = clap::value_parser!(u32).range(1..))]
@@ -24,8 +24,9 @@ pub(super) struct TrainArgs {
     /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
-    /// Share of the target that is the game's result; the rest is the search's score.
-    #[arg(long, default_value_t = 0.5)]
+    /// Share of the target that is the game's result; the rest is the search's score
+    /// (0.3 beat 0.1, 0.5 and 0.7 by SPRT: docs/results.md).
+    #[arg(long, default_value_t = 0.3)]
     lambda: f32,
     /// Share of the positions held out to validate.
     #[arg(long, default_value_t = 0.02)]

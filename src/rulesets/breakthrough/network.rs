@@ -36,12 +36,12 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::Free,
         (8, 8),
-        include_bytes!("../../../nets/breakthrough-157d026b.nnue"),
+        include_bytes!("../../../nets/breakthrough-6e8541fa.nnue"),
     ),
     (
         DiagonalStep::CaptureOnly,
         (8, 8),
-        include_bytes!("../../../nets/capture-only-ea09baec.nnue"),
+        include_bytes!("../../../nets/capture-only-bcc89f50.nnue"),
     ),
 ];
 

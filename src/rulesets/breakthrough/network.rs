@@ -39,6 +39,16 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
         include_bytes!("../../../nets/breakthrough-6e8541fa.nnue"),
     ),
     (
+        DiagonalStep::Free,
+        (7, 7),
+        include_bytes!("../../../nets/breakthrough-3fe98515.nnue"),
+    ),
+    (
+        DiagonalStep::Free,
+        (6, 6),
+        include_bytes!("../../../nets/breakthrough-22be82b9.nnue"),
+    ),
+    (
         DiagonalStep::CaptureOnly,
         (8, 8),
         include_bytes!("../../../nets/capture-only-bcc89f50.nnue"),

@@ -57,8 +57,14 @@ impl Browser {
             .local_addr()
             .unwrap()
             .port();
+        let profile = Scratch::new("chromium");
+        // Chromium keeps scoped folders in TMPDIR and may still be removing them when the
+        // driver is killed: they go in the profile's folder, which the test removes.
+        let chromium_tmp = profile.dir().join("tmp");
+        std::fs::create_dir_all(&chromium_tmp).expect("a temporary folder for chromium");
         let child = Command::new(driver)
             .arg(format!("--port={port}"))
+            .env("TMPDIR", &chromium_tmp)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -67,7 +73,6 @@ impl Browser {
         wait_for("chromedriver", Duration::from_secs(20), || {
             ureq::get(&format!("{base}/status")).call().ok()
         });
-        let profile = Scratch::new("chromium");
         let args = [
             "--headless=new",
             "--no-sandbox",

@@ -31,7 +31,7 @@ def session(binary):
         engine.stdin.write(command + "\n")
         engine.stdin.flush()
         out.append("> " + command)
-        last = {"uci": "uciok", "go depth 8": "bestmove"}.get(command)
+        last = {"uci": "info string variant", "go depth 8": "bestmove"}.get(command)
         answer = []
         while last is not None:
             line = engine.stdout.readline()

@@ -253,6 +253,31 @@ fn fen_error_bad_trailing_field() {
     );
 }
 
+/// XBoard and Fairy-Stockfish's CECP side write `w 0 1`: clocks without castling and
+/// en passant. It reads as the same position; a third clock is still an error.
+#[test]
+fn fen_reads_xboards_clocks_only_form() {
+    let read = |fen| Position::from_fen(fen, DiagonalStep::Free).unwrap();
+    let long = read("pppppp/pppppp/6/6/PPPPPP/PPPPPP b - - 0 1");
+    let short = read("pppppp/pppppp/6/6/PPPPPP/PPPPPP b 0 1");
+    assert_eq!(long, short);
+    assert_eq!(short.side_to_move(), Color::Black);
+    assert_eq!(
+        fen_error("ppppp/ppppp/5/PPPPP/PPPPP w 0 1 2"),
+        FenError::BadField {
+            index: 5,
+            found: "2".into()
+        }
+    );
+    assert_eq!(
+        fen_error("ppppp/ppppp/5/PPPPP/PPPPP w 0 -"),
+        FenError::BadField {
+            index: 4,
+            found: "-".into()
+        }
+    );
+}
+
 #[test]
 fn fen_error_too_many_fields() {
     assert_eq!(

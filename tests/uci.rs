@@ -46,7 +46,12 @@ fn uci_lists_identity_and_every_option() {
     assert!(
         lines
             .iter()
-            .any(|l| l.contains("var breakthrough var capture-only"))
+            .any(|l| l.contains("var breakthrough-7x7 var capture-only "))
+    );
+    // Fairy-Stockfish's description of the board follows.
+    assert!(
+        e.line(SHORT)
+            .starts_with("info string variant breakthrough files 8 ranks 8 ")
     );
     e.send("isready");
     assert_eq!(e.line(SHORT), "readyok");
@@ -54,7 +59,7 @@ fn uci_lists_identity_and_every_option() {
     e.send("setoption name Hash value 32");
     e.send("setoption name Threads value 2");
     e.send("uci");
-    let again = e.until("uciok", SHORT);
+    let again = e.until("info string variant", SHORT);
     assert!(again.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
     assert!(again.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
 }
@@ -171,6 +176,10 @@ fn finished_game_answers_bestmove_none() {
         ["info depth 0 score mate 0", "bestmove (none)"]
     );
     e.send("setoption name UCI_Variant value capture-only");
+    assert!(
+        e.line(SHORT)
+            .starts_with("info string variant capture-only ")
+    );
     e.send("position fen 8/8/8/8/p7/P7/8/8 w");
     e.send("go infinite");
     assert_eq!(

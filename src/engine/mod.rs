@@ -12,11 +12,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-pub(crate) use options::{BUILT_IN, OPTIONS, OptionError};
+pub(crate) use options::{BUILT_IN, OPTIONS, OptionError, find as find_option};
 
 use crate::bench::{self, BenchReport};
 use crate::registry::{
-    AnyMove, AnyPosition, Evaluation, History, MoveError, PositionError, SearchSetup, Variant,
+    AnyMove, AnyPosition, BoardVariant, Evaluation, History, MoveError, PositionError, SearchSetup,
+    Variant,
 };
 use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome};
@@ -47,7 +48,8 @@ impl Player {
 pub(crate) struct EngineSettings {
     pub(crate) hash_mb: u64,
     pub(crate) threads: u64,
-    pub(crate) variant: Variant,
+    /// `UCI_Variant`: the rule set and the board `startpos` sets up.
+    pub(crate) variant: BoardVariant,
     pub(crate) multipv: u64,
     pub(crate) move_overhead_ms: u64,
     pub(crate) ponder: bool,
@@ -144,7 +146,7 @@ impl Engine {
     /// An engine with every option at its default (set through the option table, the
     /// one place defaults are written).
     pub(crate) fn new(player: Player) -> Result<Engine, EngineError> {
-        let variant = Variant::default();
+        let variant = BoardVariant::default();
         let mut engine = Engine {
             player,
             settings: EngineSettings {
@@ -160,7 +162,7 @@ impl Engine {
                 limit_strength: false,
                 elo: 0,
             },
-            game: Ok(History::new(AnyPosition::startpos(variant))),
+            game: Ok(History::new(variant.startpos())),
             tt: Arc::new(TranspositionTable::new(0).map_err(OptionError::Hash)?),
             pool: Arc::new(build_pool(1).map_err(OptionError::Threads)?),
             file_network: None,
@@ -176,6 +178,11 @@ impl Engine {
 
     pub(crate) fn player(&self) -> Player {
         self.player
+    }
+
+    /// The rule set and board `UCI_Variant` names.
+    pub(crate) fn variant(&self) -> BoardVariant {
+        self.settings.variant
     }
 
     #[cfg(test)]
@@ -209,8 +216,10 @@ impl Engine {
         self.settle();
         let variant = self.settings.variant;
         let start = match start {
-            StartingPoint::StartPos => Ok(AnyPosition::startpos(variant)),
-            StartingPoint::Fen(fen) => AnyPosition::from_fen(fen, variant).map_err(Into::into),
+            StartingPoint::StartPos => Ok(variant.startpos()),
+            StartingPoint::Fen(fen) => {
+                AnyPosition::from_fen(fen, variant.rules).map_err(Into::into)
+            }
         };
         match start.and_then(|start| History::from_moves(start, moves)) {
             Ok(game) => {
@@ -264,10 +273,10 @@ impl Engine {
         Ok(())
     }
 
-    fn set_variant(&mut self, variant: Variant) {
+    fn set_variant(&mut self, variant: BoardVariant) {
         self.settings.variant = variant;
         // As Fairy-Stockfish: a new variant starts from its start position.
-        self.game = Ok(History::new(AnyPosition::startpos(variant)));
+        self.game = Ok(History::new(variant.startpos()));
         self.tt.clear();
     }
 

@@ -3,7 +3,7 @@
 //! default through it.
 
 use super::{Engine, strength};
-use crate::registry::Variant;
+use crate::registry::BoardVariant;
 use crate::search::tt::TableError;
 
 /// An option's type, with its default, range and what setting it does.
@@ -19,10 +19,13 @@ pub(crate) enum OptionKind {
         set: fn(&mut Engine, bool),
     },
     /// One of a list of words (compared ignoring case); the list and the default may be
-    /// computed, as the rule sets' names are.
+    /// computed, as the rule sets' names are. `more` reads values beyond the list (its
+    /// canonical name, or `None`), and `more_hint` says what they look like.
     Combo {
         default: fn() -> &'static str,
         choices: fn() -> Vec<&'static str>,
+        more: fn(&str) -> Option<&'static str>,
+        more_hint: &'static str,
         set: fn(&mut Engine, &str),
     },
     Button {
@@ -63,8 +66,13 @@ pub(crate) static OPTIONS: [OptionSpec; 12] = [
     OptionSpec {
         name: "UCI_Variant",
         kind: OptionKind::Combo {
-            default: || Variant::default().name(),
-            choices: || Variant::all().map(Variant::name).collect(),
+            default: || BoardVariant::default().name(),
+            // Listed: each rule set on its own board and on the square ones. Every other
+            // board is accepted too: the whole list is too long for some adapters
+            // (uci2wb cuts a longer line and then reads no option at all).
+            choices: || BoardVariant::listed().map(BoardVariant::name).collect(),
+            more: |text| text.parse::<BoardVariant>().ok().map(BoardVariant::name),
+            more_hint: " (or another board as RULES-FILESxRANKS, such as breakthrough-5x7)",
             set: |engine, name| {
                 if let Ok(variant) = name.parse() {
                     engine.set_variant(variant);
@@ -177,11 +185,12 @@ pub(crate) enum OptionError {
     },
     #[error("option {name}: expected true or false, got '{text}'")]
     NotABool { name: &'static str, text: String },
-    #[error("option {name}: '{text}' is not one of {}", choices.join(", "))]
+    #[error("option {name}: '{text}' is not one of {}{hint}", choices.join(", "))]
     NotAChoice {
         name: &'static str,
         text: String,
         choices: Vec<&'static str>,
+        hint: &'static str,
     },
     #[error(transparent)]
     Hash(TableError),
@@ -192,7 +201,7 @@ pub(crate) enum OptionError {
 }
 
 /// The option called `name`, ignoring case.
-pub(super) fn find(name: &str) -> Result<&'static OptionSpec, OptionError> {
+pub(crate) fn find(name: &str) -> Result<&'static OptionSpec, OptionError> {
     OPTIONS
         .iter()
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
@@ -220,6 +229,41 @@ impl OptionSpec {
             OptionKind::Text { default, .. } => {
                 format!("option name {name} type string default {default}")
             }
+        }
+    }
+
+    /// The `feature option="..."` text of CECP, with the default (XBoard's forms:
+    /// `-spin D MIN MAX`, `-check 0|1`, `-combo D /// OTHER ...`, `-button`, `-string`).
+    pub(crate) fn cecp_feature(&self) -> String {
+        let name = self.name;
+        let kind = match &self.kind {
+            OptionKind::Spin {
+                default, min, max, ..
+            } => format!("-spin {default} {min} {max}"),
+            OptionKind::Check { default, .. } => format!("-check {}", u8::from(*default)),
+            OptionKind::Combo {
+                default, choices, ..
+            } => {
+                let others: String = choices()
+                    .iter()
+                    .filter(|c| **c != default())
+                    .map(|c| format!(" /// {c}"))
+                    .collect();
+                format!("-combo {}{others}", default())
+            }
+            OptionKind::Button { .. } => "-button".to_string(),
+            OptionKind::Text { default, .. } => format!("-string {default}"),
+        };
+        format!("feature option=\"{name} {kind}\"")
+    }
+
+    /// A value as CECP's `option NAME=VALUE` gives it, in the form [`OptionSpec::set`]
+    /// reads: XBoard writes a check box as 1 or 0.
+    pub(crate) fn value_from_cecp(&self, value: &str) -> String {
+        match (&self.kind, value.trim()) {
+            (OptionKind::Check { .. }, "1") => "true".to_string(),
+            (OptionKind::Check { .. }, "0") => "false".to_string(),
+            _ => value.to_string(),
         }
     }
 
@@ -258,10 +302,17 @@ impl OptionSpec {
                 }
                 Ok(())
             }
-            OptionKind::Combo { choices, set, .. } => {
+            OptionKind::Combo {
+                choices,
+                more,
+                more_hint,
+                set,
+                ..
+            } => {
                 let text = text()?;
                 let choices = choices();
-                match choices.iter().find(|c| c.eq_ignore_ascii_case(text)) {
+                let listed = choices.iter().find(|c| c.eq_ignore_ascii_case(text));
+                match listed.copied().or_else(|| more(text)) {
                     Some(choice) => {
                         set(engine, choice);
                         Ok(())
@@ -270,6 +321,7 @@ impl OptionSpec {
                         name,
                         text: text.to_string(),
                         choices,
+                        hint: more_hint,
                     }),
                 }
             }

@@ -144,7 +144,10 @@ fn setoption_reads_values_by_the_table_and_says_what_is_wrong() {
     ));
     assert_eq!(
         err("UCI_Variant", Some("chess")).to_string(),
-        "option UCI_Variant: 'chess' is not one of breakthrough, capture-only, doorbraak, toy"
+        "option UCI_Variant: 'chess' is not one of breakthrough, breakthrough-4x4, \
+         breakthrough-5x5, breakthrough-6x6, breakthrough-7x7, capture-only, capture-only-4x4, \
+         capture-only-5x5, capture-only-6x6, capture-only-7x7, doorbraak, toy \
+         (or another board as RULES-FILESxRANKS, such as breakthrough-5x7)"
     );
 }
 

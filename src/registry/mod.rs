@@ -14,6 +14,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
+mod board_variant;
 mod evaluation;
 mod history;
 mod position;
@@ -22,6 +23,7 @@ mod solver;
 
 use crate::rulesets::breakthrough::{self, DiagonalStep};
 use crate::rulesets::{Evaluate, Rules, doorbraak};
+pub use board_variant::BoardVariant;
 pub(crate) use evaluation::{
     Evaluation, LoadError, Mismatch, describe as describe_network, load as load_network,
 };
@@ -34,9 +36,12 @@ use solver::SolverHooks;
 
 /// Every rule set, in the order `uci` lists them; the first is the default.
 static RULE_SETS: &[&dyn Registered] = &[
-    &Registration::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free).with_solver(),
+    &Registration::<breakthrough::Evaluated>::new("breakthrough", DiagonalStep::Free)
+        .with_solver()
+        .with_xboard_man("fmWfF"),
     &Registration::<breakthrough::Evaluated>::new("capture-only", DiagonalStep::CaptureOnly)
-        .with_solver(),
+        .with_solver()
+        .with_xboard_man("fmWfcF"),
     &Registration::<doorbraak::Position>::new("doorbraak", ()),
     #[cfg(test)]
     &Registration::<crate::rulesets::toy::Position>::new("toy", ()),
@@ -53,6 +58,8 @@ trait Registered: Sync {
     fn move_text(&self, code: u16) -> String;
     /// The solver's hooks, where the solver proves this rule set's positions.
     fn solver(&self) -> Option<&'static SolverHooks>;
+    /// The man's moves in Betza notation, where XBoard can show the game.
+    fn xboard_man(&self) -> Option<&'static str>;
 }
 
 /// The rules of an entry's position type.
@@ -63,6 +70,7 @@ struct Registration<P: Evaluate> {
     name: &'static str,
     config: <RulesOf<P> as Rules>::Config,
     solver: Option<&'static SolverHooks>,
+    xboard_man: Option<&'static str>,
     position: PhantomData<fn() -> P>,
 }
 
@@ -72,7 +80,18 @@ impl<P: Evaluate> Registration<P> {
             name,
             config,
             solver: None,
+            xboard_man: None,
             position: PhantomData,
+        }
+    }
+
+    /// The entry with XBoard as a capability: a move takes one man from one square to
+    /// another (capturing what stands there), so XBoard can show the game when told
+    /// the man's moves (`betza`, Betza notation).
+    const fn with_xboard_man(self, betza: &'static str) -> Self {
+        Registration {
+            xboard_man: Some(betza),
+            ..self
         }
     }
 }
@@ -129,6 +148,10 @@ impl<P: Evaluate + Into<Inner>> Registered for Registration<P> {
     fn solver(&self) -> Option<&'static SolverHooks> {
         self.solver
     }
+
+    fn xboard_man(&self) -> Option<&'static str> {
+        self.xboard_man
+    }
 }
 
 /// A rule set, by name: `breakthrough`, `capture-only` or `doorbraak`.
@@ -148,6 +171,13 @@ impl Variant {
     /// Inputs of the rule set's networks (0: it has none).
     pub(crate) fn network_inputs(self) -> usize {
         self.entry().network_inputs()
+    }
+
+    /// The man's moves in Betza notation where XBoard can show the rule set (a move
+    /// takes one man to another square); `None` where it cannot (Doorbraak's stacks
+    /// and explosions).
+    pub fn xboard_man(self) -> Option<&'static str> {
+        self.entry().xboard_man()
     }
 
     /// Bytes of a position packed by [`AnyPosition::pack`].

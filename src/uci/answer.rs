@@ -3,7 +3,7 @@
 
 use super::Dialect;
 use crate::engine::{Engine, EngineError, OPTIONS, Player};
-use crate::registry::{AnyMove, Evaluation, describe_network};
+use crate::registry::{AnyMove, BoardVariant, Evaluation, describe_network};
 use crate::rulesets::{Color, Outcome};
 use crate::search::tt::Bound;
 use crate::search::{Info, NoMate, Score, SearchResult};
@@ -74,6 +74,17 @@ pub(super) fn handshake(player: Player, dialect: Dialect) -> String {
         .to_string(),
     );
     lines.join("\n")
+}
+
+/// Fairy-Stockfish's description of the board, which uci2wb turns into XBoard's
+/// `setup` and the Fairy-Stockfish GUIs read: the name, the size and the start.
+pub(super) fn variant_line(variant: BoardVariant) -> String {
+    format!(
+        "info string variant {variant} files {} ranks {} pocket 0 template fairy startpos {}",
+        variant.files,
+        variant.ranks,
+        variant.startpos().to_fen()
+    )
 }
 
 pub(super) fn eval(engine: &Engine) -> Result<String, EngineError> {

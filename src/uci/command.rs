@@ -11,6 +11,8 @@ use crate::engine::{GoRequest, StartingPoint};
 pub(crate) enum Command {
     Uci,
     Ugi,
+    /// Switch to CECP, the XBoard protocol.
+    Xboard,
     IsReady,
     Quit,
     Stop,
@@ -109,6 +111,7 @@ impl Command {
         let command = match command {
             "uci" => Command::Uci,
             "ugi" => Command::Ugi,
+            "xboard" => Command::Xboard,
             "isready" => Command::IsReady,
             "quit" => Command::Quit,
             "stop" => Command::Stop,

@@ -1,5 +1,6 @@
 //! The protocol on stdin/stdout: UCI as Fairy-Stockfish speaks it for Breakthrough, and
-//! UGI, its game-neutral dialect for generic tournament managers (`ugi` switches to it).
+//! UGI, its game-neutral dialect for generic tournament managers (`ugi` switches to it),
+//! and CECP for XBoard and WinBoard (`xboard` hands the session to `cecp.rs`).
 //!
 //! A reader thread turns stdin into a bounded channel, and the command loop never waits
 //! for anything but the next line: a search, `go perft` and `bench` run on their own
@@ -11,6 +12,7 @@
 //! is flushed at once; logs go to stderr.
 
 mod answer;
+mod cecp;
 mod command;
 
 use std::collections::VecDeque;
@@ -84,6 +86,8 @@ struct Connection {
 enum Flow {
     Continue,
     Quit,
+    /// `xboard`: the rest of the session speaks CECP.
+    Cecp,
 }
 
 impl Connection {
@@ -101,8 +105,10 @@ impl Connection {
     /// Serves `input` until `quit` or its end.
     fn serve(&mut self, input: &Receiver<Input>) {
         loop {
-            if self.run_backlog() == Flow::Quit {
-                return self.engine.stop();
+            match self.run_backlog() {
+                Flow::Continue => {}
+                Flow::Quit => return self.engine.stop(),
+                Flow::Cecp => return self.serve_cecp(input),
             }
             let received = if self.engine.busy() {
                 input.recv_timeout(POLL)
@@ -119,10 +125,25 @@ impl Connection {
                 Err(RecvTimeoutError::Timeout) => Flow::Continue,
                 Err(RecvTimeoutError::Disconnected) => return self.finish(),
             };
-            if flow == Flow::Quit {
-                return self.engine.stop();
+            match flow {
+                Flow::Continue => {}
+                Flow::Quit => return self.engine.stop(),
+                Flow::Cecp => return self.serve_cecp(input),
             }
         }
+    }
+
+    /// Hands the rest of the session to CECP.
+    fn serve_cecp(&mut self, input: &Receiver<Input>) {
+        let mut backlog = std::mem::take(&mut self.backlog);
+        let mut cecp = cecp::Cecp::new(&mut self.engine, self.out.clone());
+        // Lines that waited behind a UCI job are CECP's first commands.
+        while let Some(line) = backlog.pop_front() {
+            if !cecp.execute_line(&line) {
+                return;
+            }
+        }
+        cecp.serve(input);
     }
 
     /// Runs the commands that waited, as long as no job that ends by itself runs.
@@ -132,8 +153,9 @@ impl Connection {
                 break;
             };
             self.backlog_bytes -= line.len();
-            if self.execute(&line) == Flow::Quit {
-                return Flow::Quit;
+            match self.execute(&line) {
+                Flow::Continue => {}
+                flow => return flow,
             }
         }
         Flow::Continue
@@ -172,8 +194,14 @@ impl Connection {
         while let Some(line) = self.backlog.pop_front() {
             self.backlog_bytes -= line.len();
             self.engine.settle();
-            if self.execute(&line) == Flow::Quit {
-                return self.engine.stop();
+            match self.execute(&line) {
+                Flow::Continue => {}
+                Flow::Quit => return self.engine.stop(),
+                Flow::Cecp => {
+                    let (tx, rx) = std::sync::mpsc::sync_channel(0);
+                    drop(tx);
+                    return self.serve_cecp(&rx);
+                }
             }
         }
         self.engine.settle_within(Some(GRACE));
@@ -205,15 +233,28 @@ impl Connection {
                     _ => Dialect::Uci,
                 };
                 out.lines(&answer::handshake(engine.player(), self.dialect));
+                if self.dialect == Dialect::Uci {
+                    out.lines(&answer::variant_line(engine.variant()));
+                }
             }
             Command::IsReady => out.lines("readyok"),
+            Command::Xboard => return Flow::Cecp,
             Command::Quit => return Flow::Quit,
             Command::Stop => engine.stop(),
             Command::PonderHit => engine.ponderhit(),
             Command::NewGame => engine.new_game(),
             Command::SetOption { name, value } => {
-                if let Err(e) = engine.set_option(&name, value.as_deref()) {
-                    out.error(e);
+                match engine.set_option(&name, value.as_deref()) {
+                    Err(e) => out.error(e),
+                    // What GUIs built around Fairy-Stockfish read the board from (UCI
+                    // only: UGI managers know nothing of it).
+                    Ok(())
+                        if name.eq_ignore_ascii_case("UCI_Variant")
+                            && self.dialect == Dialect::Uci =>
+                    {
+                        out.lines(&answer::variant_line(engine.variant()))
+                    }
+                    Ok(()) => {}
                 }
             }
             Command::Position { start, moves } => {

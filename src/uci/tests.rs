@@ -60,14 +60,24 @@ fn uci_prints_the_option_table_with_its_defaults() {
     }
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".into()));
     assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 256".into()));
+    // Each rule set on its own board and the square ones; other boards are accepted
+    // but not listed (the list stays short enough for uci2wb's line buffer).
     assert!(lines.iter().any(|l| l
         == "option name UCI_Variant type combo default breakthrough \
-            var breakthrough var capture-only var doorbraak var toy"));
+            var breakthrough var breakthrough-4x4 var breakthrough-5x5 var breakthrough-6x6 \
+            var breakthrough-7x7 var capture-only var capture-only-4x4 var capture-only-5x5 \
+            var capture-only-6x6 var capture-only-7x7 var doorbraak var toy"));
     assert_eq!(
         lines.first().unwrap(),
         &format!("id name breakthrough {}", env!("CARGO_PKG_VERSION"))
     );
-    assert_eq!(lines.last().unwrap(), "uciok");
+    // Then Fairy-Stockfish's description of the default board, for uci2wb and its kin.
+    assert_eq!(lines[lines.len() - 2], "uciok");
+    assert_eq!(
+        lines.last().unwrap(),
+        "info string variant breakthrough files 8 ranks 8 pocket 0 template fairy \
+         startpos pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w - - 0 1"
+    );
 }
 
 #[test]
@@ -141,4 +151,174 @@ fn the_test_rule_set_over_the_protocol() {
         lines.iter().any(|l| l.contains("score mate 3 ")),
         "{lines:?}"
     );
+}
+
+/// Setting `UCI_Variant` prints the board it names, as Fairy-Stockfish does, for every
+/// board the engine plays (listed or not); `startpos` is then that board.
+#[test]
+fn uci_variant_prints_the_board_it_names() {
+    let lines = session(
+        Player::Search,
+        &[
+            "setoption name UCI_Variant value capture-only-5x7",
+            "position startpos",
+            "d",
+            "setoption name UCI_Variant value breakthrough-9x9",
+        ],
+    );
+    assert_eq!(
+        lines[0],
+        "info string variant capture-only-5x7 files 5 ranks 7 pocket 0 template fairy \
+         startpos ppppp/ppppp/5/5/5/PPPPP/PPPPP w - - 0 1"
+    );
+    assert!(lines.contains(&"Fen: ppppp/ppppp/5/5/5/PPPPP/PPPPP w - - 0 1".to_string()));
+    assert!(lines.contains(&"Variant: capture-only".to_string()));
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("info string error: option UCI_Variant: 'breakthrough-9x9' is not one of")
+            && last.ends_with("(or another board as RULES-FILESxRANKS, such as breakthrough-5x7)"),
+        "{last}"
+    );
+}
+
+/// CECP after `xboard`: the features, with every variant XBoard can show and every
+/// option of the table but `UCI_Variant` (CECP's `variant` command sets it).
+#[test]
+fn cecp_handshake_lists_variants_and_options() {
+    let lines = session(Player::Search, &["xboard", "protover 2"]);
+    assert_eq!(lines.first().unwrap(), "feature done=0");
+    assert_eq!(lines.last().unwrap(), "feature done=1");
+    let features = &lines[1];
+    for wanted in [
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "sigint=0",
+        "sigterm=0",
+        "colors=0",
+        "analyze=1",
+        "myname=\"breakthrough ",
+    ] {
+        assert!(features.contains(wanted), "{wanted} in {features}");
+    }
+    let variants = features.split("variants=\"").nth(1).unwrap();
+    let variants: Vec<&str> = variants.trim_end_matches('"').split(',').collect();
+    for name in [
+        "breakthrough",
+        "capture-only",
+        "breakthrough-6x6",
+        "capture-only-3x4",
+    ] {
+        assert!(variants.contains(&name), "{name} in {variants:?}");
+    }
+    assert!(!variants.iter().any(|v| v.starts_with("doorbraak")));
+    let options: Vec<&String> = lines.iter().filter(|l| l.contains("option=")).collect();
+    assert_eq!(options.len(), OPTIONS.len() - 1);
+    assert!(options.contains(&&"feature option=\"Hash -spin 16 1 65536\"".to_string()));
+    assert!(options.contains(&&"feature option=\"Ponder -check 0\"".to_string()));
+    assert!(!options.iter().any(|o| o.contains("UCI_Variant")));
+}
+
+#[test]
+fn cecp_variant_sets_up_the_board_for_xboard() {
+    let lines = session(
+        Player::Search,
+        &[
+            "xboard",
+            "new",
+            "variant capture-only-6x6",
+            "variant doorbraak",
+            "variant chess",
+        ],
+    );
+    assert_eq!(
+        lines[..2],
+        [
+            "setup (..........P.................p.......) 6x6+0_fairy \
+             pppppp/pppppp/6/6/PPPPPP/PPPPPP w - - 0 1",
+            "piece P& fmWfcF"
+        ]
+    );
+    assert!(
+        lines[2].starts_with("Error (XBoard cannot show this game"),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[2].ends_with("): variant doorbraak"), "{}", lines[2]);
+    assert!(
+        lines[3].starts_with("Error (unknown variant 'chess'"),
+        "{}",
+        lines[3]
+    );
+}
+
+/// The engine plays the side `go` gives it, claims the result after its winning move,
+/// and answers `ping` at once.
+#[test]
+fn cecp_engine_moves_and_claims_its_win() {
+    let lines = session(
+        Player::Search,
+        &[
+            "xboard",
+            "protover 2",
+            "new",
+            "variant breakthrough-6x6",
+            "force",
+            "setboard 6/P5/6/6/5p/6 w 0 1",
+            "ping 7",
+            "sd 4",
+            "go",
+        ],
+    );
+    let from = lines.iter().position(|l| l == "pong 7").unwrap();
+    assert_eq!(
+        lines[from..],
+        ["pong 7", "move a5a6", "1-0 {White reaches the last rank}"]
+    );
+}
+
+/// The GUI's moves: checked (CECP's `Illegal move` answer), a promotion suffix as XBoard
+/// writes one taken, the result claimed when the GUI's move ends the game, and the game
+/// taken back by `undo` and `remove`.
+#[test]
+fn cecp_reads_the_guis_moves() {
+    let lines = session(
+        Player::Search,
+        &[
+            "xboard",
+            "new",
+            "force",
+            "setboard 8/8/8/8/8/8/p7/1P6 b - - 0 1",
+            "usermove a2a5",
+            "frobnicate",
+            "usermove a2b1.",
+            "usermove b1b2",
+            "remove",
+            "undo",
+            "undo",
+            "usermove a2a1",
+            "level 40 0:30 0",
+            "level 40 x 0",
+            "option Ponder=1",
+            "option UCI_Variant=capture-only",
+            "option Nope=3",
+        ],
+    );
+    let expected = [
+        "Illegal move (",
+        "Error (unknown command): frobnicate",
+        "0-1 {Black reaches the last rank}",
+        "Illegal move (the game is over): b1b2",
+        "Error (no move to take back): remove",
+        "Error (no move to take back): undo",
+        "0-1 {Black reaches the last rank}",
+        "Error ('x' is not a number): level 40 x 0",
+        "Error (set by the variant command): option UCI_Variant=capture-only",
+        "Error (unknown option",
+    ];
+    assert_eq!(lines.len(), expected.len(), "{lines:#?}");
+    for (line, start) in lines.iter().zip(expected) {
+        assert!(line.starts_with(start), "{line} should start with {start}");
+    }
+    assert!(lines[0].ends_with("): a2a5"), "{}", lines[0]);
 }

@@ -2,7 +2,8 @@
 //!
 //! Ranks run from the top (highest) down; the board size is read from the ranks.
 //! The trailing `- - 0 1` (castling, en passant, clocks) is optional on input,
-//! checked for shape, ignored, and always written.
+//! checked for shape, ignored, and always written; XBoard's `w 0 1` (clocks only) is
+//! read too.
 
 use std::fmt;
 
@@ -204,8 +205,12 @@ pub(super) fn read(fen: &str, diagonal: DiagonalStep) -> Result<Position, FenErr
             found: fields.len(),
         });
     }
+    // XBoard's form leaves out castling and en passant: `w 0 1`.
+    let clocks_only = fields.get(2).is_some_and(|f| f.parse::<u32>().is_ok());
     for (index, field) in fields.iter().enumerate().skip(2) {
-        let ok = if index < 4 {
+        let ok = if clocks_only {
+            index < 4 && field.parse::<u32>().is_ok()
+        } else if index < 4 {
             *field == "-"
         } else {
             field.parse::<u32>().is_ok()

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod analyze;
 mod bench;
 mod datagen;
+mod gtp;
 mod matches;
 mod perft;
 mod serve;
@@ -56,6 +57,8 @@ enum Tool {
     VerifyProof(verify_proof::VerifyProofArgs),
     /// Search fixed positions to a fixed depth; the last line is `N nodes M nps`.
     Bench(bench::BenchArgs),
+    /// The engine over GTP, in OpenSpiel's notation (its first player is `b`, on top).
+    Gtp(gtp::GtpArgs),
 }
 
 /// Prints one error line on stderr and gives the failing exit status.
@@ -127,5 +130,6 @@ pub fn main() -> ExitCode {
         Some(Tool::Solve(args)) => solve::run(args),
         Some(Tool::VerifyProof(args)) => verify_proof::run(args),
         Some(Tool::Bench(args)) => bench::run(args),
+        Some(Tool::Gtp(args)) => gtp::run(args),
     }
 }

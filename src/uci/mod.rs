@@ -1,6 +1,7 @@
 //! The protocol on stdin/stdout: UCI as Fairy-Stockfish speaks it for Breakthrough, and
 //! UGI, its game-neutral dialect for generic tournament managers (`ugi` switches to it),
-//! and CECP for XBoard and WinBoard (`xboard` hands the session to `cecp.rs`).
+//! and CECP for XBoard and WinBoard (`xboard` hands the session to `cecp.rs`); GTP for
+//! OpenSpiel is `gtp.rs` (`breakthrough gtp`).
 //!
 //! A reader thread turns stdin into a bounded channel, and the command loop never waits
 //! for anything but the next line: a search, `go perft` and `bench` run on their own
@@ -14,6 +15,7 @@
 mod answer;
 mod cecp;
 mod command;
+pub(crate) mod gtp;
 
 use std::collections::VecDeque;
 use std::io::Write;

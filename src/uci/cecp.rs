@@ -409,7 +409,8 @@ impl<'a> Cecp<'a> {
             .map_err(|e| refused(e, line))
     }
 
-    /// After any change: claims nothing, but starts the search the mode asks for.
+    /// After any change: claims a result the game has reached (when the engine plays a
+    /// side), or starts the search the mode asks for.
     fn next(&mut self) {
         if self.over || self.game.outcome().is_some() {
             if let Mode::Play(_) = self.mode {

@@ -201,16 +201,8 @@ impl Gtp {
     /// Our move in OpenSpiel's notation: ranks mirrored, `*` after a capture.
     fn gtp_text(&self, m: AnyMove) -> String {
         let position = self.game.position();
-        let fen_men = |p: &AnyPosition| {
-            p.to_fen()
-                .split(' ')
-                .next()
-                .unwrap_or("")
-                .chars()
-                .filter(char::is_ascii_alphabetic)
-                .count()
-        };
-        let captures = fen_men(&position.child(m)) < fen_men(position);
+        let them = position.side_to_move().opponent();
+        let captures = position.child(m).material(them).0 < position.material(them).0;
         let text = mirror(&m.to_string(), self.settings.variant.ranks);
         if captures { text + "*" } else { text }
     }

@@ -8,7 +8,9 @@
 //! thread. Commands that change or read the game wait, in order, in a backlog while a
 //! job that ends by itself runs (so a script may pipe `go depth 10` and more commands
 //! and get every answer in order); `stop` and `ponderhit` act at once; `isready` and
-//! `quit` at once unless commands wait before them (a second `quit` does not wait). Lines are read into
+//! `quit` at once unless commands wait before them. A `quit` behind waiting commands stops
+//! the running job and every job they start, so they run (and answer) at once and the
+//! session ends; a second `quit` ends it without them. Lines are read into
 //! commands by `command.rs` and answered as `answer.rs` writes them. Every line written
 //! is flushed at once; logs go to stderr.
 
@@ -150,10 +152,15 @@ impl Connection {
 
     /// Runs the commands that waited, as long as no job that ends by itself runs.
     fn run_backlog(&mut self) -> Flow {
-        while !self.engine.finishing() {
+        while self.quit_waits || !self.engine.finishing() {
             let Some(line) = self.backlog.pop_front() else {
                 break;
             };
+            // A `quit` waits: every job ends now, so the commands before it run (each
+            // answered) and the session ends within moments, however long the search.
+            if self.quit_waits {
+                self.engine.stop();
+            }
             self.backlog_bytes -= line.len();
             match self.execute(&line) {
                 Flow::Continue => {}

@@ -322,3 +322,45 @@ fn cecp_reads_the_guis_moves() {
     }
     assert!(lines[0].ends_with("): a2a5"), "{}", lines[0]);
 }
+
+/// `quit` ends the session within a second whatever waits before it: here a search with
+/// a clock of thirty million years and a `setoption` and `isready` queued behind it, the
+/// input left open (a GUI closing its window sends `quit` and nothing more). The waiting
+/// commands still run and answer.
+#[test]
+fn quit_ends_the_session_at_once_behind_a_long_search() {
+    let captured = Captured::default();
+    let mut session = Connection::new(Player::Search, Output::new(captured.clone())).unwrap();
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
+    for line in [
+        "position startpos",
+        "go wtime 999999999999999999 btime 1",
+        "setoption name Hash value 32",
+        "isready",
+        "quit",
+    ] {
+        tx.send(Input::Line(line.to_string())).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        session.serve(&rx);
+        let _ = done_tx.send(());
+    });
+    // Failing, not hanging, where `quit` waits for the search.
+    let ended = done_rx.recv_timeout(Duration::from_secs(5));
+    assert!(
+        ended.is_ok() && started.elapsed() < Duration::from_secs(1),
+        "still running after {:?}",
+        started.elapsed()
+    );
+    drop(tx);
+    let lines = captured.lines();
+    let bestmove = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove "))
+        .unwrap();
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    assert!(bestmove < ready, "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+}

@@ -448,3 +448,115 @@ fn doorbraak_games_between_real_players_replay_legally() {
         assert_eq!(g.result, end.result_text());
     }
 }
+
+/// The games of a summary: round, moves and result of each.
+fn games_of(json: &Value) -> Vec<(Value, Value, Value)> {
+    json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["round"].clone(), g["moves"].clone(), g["result"].clone()))
+        .collect()
+}
+
+/// A match killed mid-run goes on with `--resume` from its journal to the same games, the
+/// same table and the same PGN as a run that was never stopped; run again, it plays nothing.
+#[test]
+fn a_killed_match_resumes_to_the_uninterrupted_result() {
+    let bin = env!("CARGO_BIN_EXE_breakthrough");
+    let small = format!("cmd={bin} name=small nodes=3000");
+    let large = format!("cmd={bin} name=large nodes=6000");
+    let args = |json: &str, pgn: &str| -> Vec<String> {
+        [
+            "match",
+            "--engine",
+            &small,
+            "--engine",
+            &large,
+            "--games",
+            "10",
+            "--random-plies",
+            "4",
+            "--seed",
+            "11",
+            "--json",
+            json,
+            "--pgn",
+            pgn,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let scratch = Scratch::new("resume");
+    let (whole, whole_pgn) = (scratch.text("whole.json"), scratch.text("whole.pgn"));
+    let out = Command::new(bin)
+        .args(args(&whole, &whole_pgn))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (cut, cut_pgn) = (scratch.text("cut.json"), scratch.text("cut.pgn"));
+    let mut child = Command::new(bin)
+        .args(args(&cut, &cut_pgn))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = format!("{cut}.journal");
+    let started = std::time::Instant::now();
+    // Killed (SIGKILL: nothing is tidied) once three games are in the journal.
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(started.elapsed().as_secs() < 60, "no games in the journal");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !std::path::Path::new(&cut).exists(),
+        "killed before the summary"
+    );
+    let mut resume = args(&cut, &cut_pgn);
+    resume.push("--resume".into());
+    let out = Command::new(bin).args(&resume).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Resuming: "), "{stdout}");
+    let read =
+        |p: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let (a, b) = (read(&whole), read(&cut));
+    assert_eq!(games_of(&a).len(), 10);
+    assert_eq!(games_of(&a), games_of(&b));
+    assert_eq!(a["engines"][0]["wins"], b["engines"][0]["wins"]);
+    let moves_of = |p: &str| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('[') && !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        moves_of(&whole_pgn),
+        moves_of(&cut_pgn),
+        "the PGN holds each game once"
+    );
+    assert!(
+        !std::path::Path::new(&journal).exists(),
+        "the summary replaces the journal"
+    );
+    // Finished: the same command plays nothing; other settings are refused.
+    let out = Command::new(bin).args(&resume).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nothing to play"));
+    let mut other = resume.clone();
+    other[2] = format!("cmd={bin} name=small nodes=3001");
+    let out = Command::new(bin).args(&other).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("differs in engines[0].limits"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+}

@@ -18,6 +18,14 @@ pub(super) struct DatagenArgs {
     /// Data file to append to (created if missing).
     #[arg(long)]
     out: PathBuf,
+    /// Play only the I-th of N contiguous slices of the games 0..G (--games G), as a job of a
+    /// cluster; merge the shards' files with --merge, or give them all to `train`.
+    #[arg(long, value_name = "I/N", value_parser = crate::util::shard::Shard::parse, requires = "games")]
+    shard: Option<crate::util::shard::Shard>,
+    /// Play nothing: write the given data files, read in order with repeats dropped (the
+    /// first kept), to --out (a new file).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "shard")]
+    merge: Option<Vec<PathBuf>>,
     /// Nodes searched per move (without --depth: 5000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
@@ -31,7 +39,7 @@ pub(super) struct DatagenArgs {
     /// interrupted run).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     positions: Option<u64>,
-    /// Stop after this many games.
+    /// Stop when the games 0..G are played (this shard's slice of them).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
     /// Threads, each playing its own games (default: every core).
@@ -56,6 +64,18 @@ pub(super) struct DatagenArgs {
 }
 
 pub(super) fn run(args: DatagenArgs) -> ExitCode {
+    if let Some(files) = &args.merge {
+        return match datagen::merge(&args.out, files) {
+            Ok((written, repeats)) => {
+                eprintln!(
+                    "{written} positions written to {} ({repeats} repeats left out)",
+                    args.out.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(e),
+        };
+    }
     let threads = every_core(args.threads);
     let settings = datagen::DatagenSettings {
         variant: args.variant,
@@ -66,6 +86,7 @@ pub(super) fn run(args: DatagenArgs) -> ExitCode {
         random_plies: args.random_plies,
         positions: args.positions,
         games: args.games,
+        shard: args.shard.unwrap_or(crate::util::shard::Shard::WHOLE),
         threads,
         seed: args.seed,
         play_out: args.play_out,

@@ -11,7 +11,7 @@ use crate::util::rng::Rng;
 #[derive(clap::Args)]
 pub(super) struct MatchArgs {
     /// An engine: 'cmd=PATH [args="..."] [name=NAME] [option.X=V ...] [tc=S+INC|movetime=MS|depth=D|nodes=N]'.
-    #[arg(long = "engine", required = true, num_args = 1)]
+    #[arg(long = "engine", required_unless_present = "merge", num_args = 1)]
     engines: Vec<String>,
     /// Settings applied to every engine (each engine's own settings win).
     #[arg(long, default_value = "")]
@@ -55,9 +55,27 @@ pub(super) struct MatchArgs {
     /// Show the games live on a `breakthrough serve` page: its address, http://HOST:PORT.
     #[arg(long, value_name = "URL")]
     publish: Option<String>,
+    /// Play only the I-th of N slices of the match's games (whole opening pairs), as a job
+    /// of a cluster; needs --json, and goes on from it like --resume.
+    #[arg(long, value_name = "I/N", value_parser = tourney::Shard::parse)]
+    shard: Option<tourney::Shard>,
+    /// Go on from the --json file of an earlier run of the same match: its finished games
+    /// are kept and the rest played (nothing, if it finished).
+    #[arg(long)]
+    resume: bool,
+    /// Play nothing: merge the --json files of a match's shards into one table and test
+    /// (and --pgn/--json files of the whole).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["engines", "shard", "resume", "publish"])]
+    merge: Option<Vec<String>>,
 }
 
 pub(super) fn run(args: MatchArgs) -> ExitCode {
+    if let Some(files) = &args.merge {
+        return match tourney::merge(files, args.pgn.as_deref(), args.json.as_deref()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        };
+    }
     match match_config(args).and_then(tourney::run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),
@@ -126,5 +144,7 @@ fn match_config(args: MatchArgs) -> Result<MatchConfig, MatchError> {
         json: args.json,
         sprt,
         publish: args.publish,
+        shard: args.shard.unwrap_or(tourney::Shard::WHOLE),
+        resume: args.resume || args.shard.is_some(),
     })
 }

@@ -47,7 +47,7 @@ pub(super) struct SolveArgs {
     /// at the end, proven or not: a solve stopped by its time limit goes on from where it
     /// stopped when run again. The saved table keeps its size unless --hash gives another:
     /// its entries then move into a table of that size (the costliest where not all fit).
-    #[arg(long, value_name = "FILE", conflicts_with = "split")]
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
     table_file: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -59,8 +59,16 @@ pub(super) struct SolveArgs {
     split: Option<u32>,
     /// With --split: settle the position from the jobs' answers in FILE (the JSON lines
     /// of their `solve --json` runs; `-` reads standard input).
-    #[arg(long, value_name = "FILE", requires = "split")]
+    #[arg(long, value_name = "FILE", requires = "split", conflicts_with = "job")]
     merge: Option<PathBuf>,
+    /// With --split and --answers: solve the K-th job (from 1) of the split and append its
+    /// answer to the answers file, unless the file already holds a proven one (then do
+    /// nothing): a job for a cluster's array task, safe to run again.
+    #[arg(long, value_name = "K", requires_all = ["split", "answers"], value_parser = clap::value_parser!(u32).range(1..))]
+    job: Option<u32>,
+    /// The answers file --job appends to (JSON lines; --merge reads it).
+    #[arg(long, value_name = "FILE", requires = "job")]
+    answers: Option<PathBuf>,
 }
 
 fn parse_board(text: &str) -> Result<(u8, u8), String> {
@@ -113,16 +121,45 @@ pub(super) fn run(args: SolveArgs) -> ExitCode {
             args.variant
         ));
     };
-    match (args.split, &args.merge) {
-        (Some(depth), None) => {
+    let mut root = root;
+    let mut answers_file = None;
+    match (args.split, &args.merge, args.job) {
+        (Some(_), None, None) if args.table_file.is_some() => {
+            return fail("--split lists jobs and solves nothing: --table-file goes with --job");
+        }
+        (Some(depth), None, None) => {
             for job in provable.split(depth) {
                 outln!("{}", job.to_fen());
             }
             return ExitCode::SUCCESS;
         }
-        (Some(depth), Some(path)) => return run_merge(&args, &root, &provable, depth, path),
+        (Some(depth), Some(path), _) => return run_merge(&args, &root, &provable, depth, path),
+        (Some(depth), None, Some(k)) => {
+            let jobs = provable.split(depth);
+            let Some(job) = jobs.get(k as usize - 1) else {
+                return fail(format_args!(
+                    "--job {k}: the split at depth {depth} has {} jobs",
+                    jobs.len()
+                ));
+            };
+            let path = args.answers.clone().unwrap_or_default();
+            match answered(&path, args.variant, job) {
+                Ok(Some(line)) => {
+                    outln!("{line}");
+                    eprintln!("job {k} is answered in {}: nothing to do", path.display());
+                    return ExitCode::SUCCESS;
+                }
+                Ok(None) => {}
+                Err(e) => return fail(e),
+            }
+            root = job.clone();
+            answers_file = Some((path, k));
+        }
         _ => {}
     }
+    let Some(provable) = root.provable() else {
+        return fail("the job's position has no solver");
+    };
     let settings = SolveSettings {
         threads: every_core(args.threads),
         hash_megabytes: args.hash.map(|mb| mb as usize),
@@ -150,6 +187,21 @@ pub(super) fn run(args: SolveArgs) -> ExitCode {
         checked = Some(verified);
     }
     let peak = solve::peak_megabytes();
+    if let Some((path, k)) = &answers_file {
+        let mut line = solution_json(&args, &root, &solution, checked.as_ref(), peak);
+        line["job"] = json!(k);
+        line["split"] = json!(args.split);
+        let line = line.to_string();
+        if let Err(e) = append_line(path, &line) {
+            return fail(format_args!("cannot append to {}: {e}", path.display()));
+        }
+        outln!("{line}");
+        if solution.winner.is_none() {
+            // A job runner should count it failed, so that running again retries it.
+            return fail(format_args!("job {k} not proven within the limits"));
+        }
+        return ExitCode::SUCCESS;
+    }
     if args.json {
         outln!(
             "{}",
@@ -305,8 +357,14 @@ fn run_merge(
     };
     let mut answers = HashMap::new();
     let (mut nodes, mut seconds) = (0u64, 0f64);
+    let mut cut = 0;
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
+            continue;
+        }
+        if line.starts_with('{') && serde_json::from_str::<Value>(line).is_err() {
+            // A job killed while writing its line: that job is still to run.
+            cut += 1;
             continue;
         }
         let answer = match read_answer(line, args.variant) {
@@ -320,6 +378,12 @@ fn run_merge(
         // A job run twice (a retry) counts once proven.
         let known: &mut Option<Color> = answers.entry(answer.hash).or_default();
         *known = known.or(answer.winner);
+    }
+    if cut > 0 {
+        log::warn!(
+            "{cut} lines of {} cut short (jobs killed mid-write) left out",
+            path.display()
+        );
     }
     let merged = provable.merge(depth, &answers);
     let open: Vec<String> = merged.open.iter().map(AnyPosition::to_fen).collect();
@@ -360,6 +424,61 @@ fn run_merge(
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The proven answer `path` holds for `job` (by its job key), if any; a missing file holds none.
+fn answered(
+    path: &std::path::Path,
+    variant: Variant,
+    job: &AnyPosition,
+) -> Result<Option<String>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let key = job.provable().map(|p| p.job_key());
+    for (number, line) in text.lines().enumerate() {
+        // A line cut short by a kill mid-write is no answer: its job runs again.
+        if line.trim().is_empty() || serde_json::from_str::<Value>(line).is_err() {
+            continue;
+        }
+        let answer = read_answer(line, variant)
+            .map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
+        if Some(answer.hash) == key && answer.winner.is_some() {
+            return Ok(Some(line.to_string()));
+        }
+    }
+    Ok(None)
+}
+
+/// Appends `line` to `path` under an exclusive lock, so jobs sharing the file on one
+/// machine (or a file system with locks) never interleave their lines.
+fn append_line(path: &std::path::Path, line: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.lock()?;
+    // A line cut short by a job killed mid-write ends here, and the next starts afresh.
+    let len = file.metadata()?.len();
+    let mut text = String::new();
+    if len > 0 {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut last = [0u8; 1];
+        let mut reader = std::fs::File::open(path)?;
+        reader.seek(SeekFrom::Start(len - 1))?;
+        reader.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            text.push('\n');
+        }
+    }
+    text.push_str(line);
+    text.push('\n');
+    file.write_all(text.as_bytes())?;
+    file.sync_data()?;
+    file.unlock()
 }
 
 /// One job's answer, as `solve --json` printed it.

@@ -43,6 +43,14 @@ pub(super) struct TrainArgs {
     /// A note kept in the network file's description (say how the data was made).
     #[arg(long, default_value = "")]
     note: String,
+    /// Where the state is saved after every epoch, and removed when the network is written
+    /// (default: the --out file's name with .checkpoint, else train.checkpoint).
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Go on from the checkpoint of a run that was stopped (the same files and settings):
+    /// the network is the one an uninterrupted run writes.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// A `--lr`, `--lambda` or `--validation` outside its range.
@@ -60,6 +68,14 @@ pub(super) fn run(args: TrainArgs) -> ExitCode {
             return fail(RangeError(name, lo, hi));
         }
     }
+    let checkpoint = args.checkpoint.clone().unwrap_or_else(|| match &args.out {
+        Some(out) => {
+            let mut path = out.as_os_str().to_owned();
+            path.push(".checkpoint");
+            PathBuf::from(path)
+        }
+        None => PathBuf::from("train.checkpoint"),
+    });
     let settings = train::TrainSettings {
         files: args.files,
         epochs: args.epochs as usize,
@@ -71,6 +87,8 @@ pub(super) fn run(args: TrainArgs) -> ExitCode {
         buckets: args.buckets as usize,
         note: args.note,
         threads: every_core(args.threads),
+        checkpoint: Some(checkpoint.clone()),
+        resume: args.resume,
     };
     let trained = match train::train(&settings, |line| eprintln!("{line}")) {
         Ok(trained) => trained,
@@ -87,6 +105,7 @@ pub(super) fn run(args: TrainArgs) -> ExitCode {
     }
     match std::fs::write(&out, net.to_bytes()) {
         Ok(()) => {
+            let _ = std::fs::remove_file(&checkpoint);
             // The path alone on stdout, for scripts; the rest is for people.
             eprintln!("{}", net.about());
             outln!("{}", out.display());

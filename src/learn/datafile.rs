@@ -117,6 +117,8 @@ fn read_header(path: &Path, bytes: &[u8]) -> Result<(Variant, usize), DataError>
 pub(crate) struct Writer {
     file: File,
     path: String,
+    /// Bytes per record.
+    size: usize,
 }
 
 impl Writer {
@@ -159,7 +161,33 @@ impl Writer {
             bytes,
         };
         let path = path.display().to_string();
-        Ok((Writer { file, path }, records))
+        Ok((Writer { file, path, size }, records))
+    }
+
+    /// Cuts the file back to its first `records` records.
+    pub(crate) fn truncate(&mut self, records: usize) -> Result<(), DataError> {
+        let path = Path::new(&self.path);
+        let keep = (HEADER + records * self.size) as u64;
+        if keep < self.file.metadata().map_err(io(path))?.len() {
+            self.file.set_len(keep).map_err(io(path))?;
+            self.file.seek(SeekFrom::End(0)).map_err(io(path))?;
+        }
+        Ok(())
+    }
+
+    /// Appends records `indices` of `from` as stored, in one write.
+    pub(crate) fn append_raw(
+        &mut self,
+        from: &Records,
+        indices: &[usize],
+    ) -> Result<(), DataError> {
+        let mut bytes = Vec::with_capacity(indices.len() * from.size);
+        for &i in indices {
+            bytes.extend_from_slice(&from.bytes[i * from.size..(i + 1) * from.size]);
+        }
+        let path = Path::new(&self.path);
+        self.file.write_all(&bytes).map_err(io(path))?;
+        self.file.flush().map_err(io(path))
     }
 
     /// Appends `records` in one write.
@@ -235,9 +263,7 @@ pub(crate) fn read(path: &Path) -> Result<Records, DataError> {
 /// A 64-bit fingerprint of a packed position, to find repeats (FNV-1a: small, and the
 /// same everywhere).
 pub(crate) fn fingerprint(packed: &[u8]) -> u64 {
-    packed.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    crate::util::fnv1a(packed)
 }
 
 #[cfg(test)]

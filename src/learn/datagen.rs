@@ -6,10 +6,16 @@
 //! Kept are the quiet positions (the game goes on, no win in one for either side), whose
 //! score is no proven win or loss and whose best move is no capture: positions whose value
 //! the evaluation, not the next move, must judge. A position already in the file is not
-//! written again. Game `k` of a file is seeded by the seed and `k`, and a run on a file
-//! that has positions goes on with new games, so runs can be stopped and resumed.
+//! written again.
+//!
+//! Game `k` is seeded by the seed and `k` alone, and games are written in the order of
+//! `k` whatever the threads, so a run's file is the same on any machine. A progress file
+//! beside the data (`OUT.progress`) records the next game and the positions written, so a
+//! killed run goes on where it stopped, and a shard (`--shard I/N`, the I-th contiguous
+//! slice of the games `0..G`) is one job of a cluster: the shards' files read in order,
+//! repeats dropped (as `train` reads them), are the file of one run of the G games.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,6 +28,7 @@ use crate::search::tt::{TableError, TranspositionTable};
 use crate::search::{Budget, Control, Score, SearchLimits};
 use crate::util::progress;
 use crate::util::rng::Rng;
+use crate::util::shard::Shard;
 
 /// What to play and where to write it.
 #[derive(Clone, Debug)]
@@ -33,10 +40,13 @@ pub(crate) struct DatagenSettings {
     pub(crate) nodes: Option<u64>,
     pub(crate) depth: Option<u32>,
     pub(crate) random_plies: u32,
-    /// Stop when the file holds this many positions (so running the same command again
-    /// completes an interrupted run), or after this many games, whichever comes first.
+    /// Stop when the file holds this many positions, or the games `0..games` (this shard's
+    /// slice of them) are played, whichever comes first; the same command again completes
+    /// an interrupted run.
     pub(crate) positions: Option<u64>,
     pub(crate) games: Option<u64>,
+    /// The slice of the games this run plays (needs `games`).
+    pub(crate) shard: Shard,
     pub(crate) threads: usize,
     pub(crate) seed: u64,
     pub(crate) hash_mb: usize,
@@ -58,6 +68,10 @@ pub(crate) enum DatagenError {
     NoOpening(u32),
     #[error(transparent)]
     Network(#[from] Mismatch),
+    #[error("--shard needs --games: a shard is a slice of the games 0..G")]
+    ShardNeedsGames,
+    #[error("{0}")]
+    Progress(String),
 }
 
 /// Plies after which a game is given up as a draw (Doorbraak shuffles can be long).
@@ -163,6 +177,51 @@ fn play_game(
     })
 }
 
+/// `datagen --merge`: the files read in order with repeats dropped (the first kept),
+/// written to `out`, which must hold nothing yet. Shards merged in order give the file of
+/// one run of all their games. Returns the positions written and the repeats dropped.
+pub(crate) fn merge(out: &std::path::Path, files: &[PathBuf]) -> Result<(u64, u64), DatagenError> {
+    let first = datafile::read(
+        files
+            .first()
+            .ok_or(DatagenError::Progress("--merge needs files".into()))?,
+    )?;
+    let variant = first.variant();
+    drop(first);
+    let (mut writer, existing) = Writer::open(out, variant)?;
+    if existing.len() > 0 {
+        return Err(DatagenError::Progress(format!(
+            "{} already holds {} positions: merge into a new file",
+            out.display(),
+            existing.len()
+        )));
+    }
+    let mut seen = HashSet::new();
+    let (mut written, mut repeats) = (0, 0);
+    for path in files {
+        let records = datafile::read(path)?;
+        if records.variant() != variant {
+            return Err(DataError::OtherVariant {
+                path: path.display().to_string(),
+                found: records.variant().name().to_string(),
+                wanted: variant,
+            }
+            .into());
+        }
+        let mut kept = Vec::new();
+        for i in 0..records.len() {
+            if seen.insert(datafile::fingerprint(records.position_bytes(i))) {
+                kept.push(i);
+            } else {
+                repeats += 1;
+            }
+        }
+        writer.append_raw(&records, &kept)?;
+        written += kept.len() as u64;
+    }
+    Ok((written, repeats))
+}
+
 /// What a run did.
 pub(crate) struct Summary {
     pub(crate) games: u64,
@@ -177,8 +236,78 @@ pub(crate) struct Summary {
     pub(crate) seconds: f64,
 }
 
+/// What makes two runs the same data: a resumed run and every shard must agree on it.
+fn identity(settings: &DatagenSettings, start: &AnyPosition) -> serde_json::Value {
+    serde_json::json!({
+        "variant": settings.variant.name(),
+        "start": start.to_fen(),
+        "nodes": settings.nodes,
+        "depth": settings.depth,
+        "random_plies": settings.random_plies,
+        "seed": settings.seed,
+        "hash_mb": settings.hash_mb,
+        "evaluation": start.network().map_or("hand".to_string(), |n| n.digest()),
+        "play_out": settings.play_out,
+        "games": settings.games.filter(|_| settings.shard != Shard::WHOLE),
+        "shard": settings.shard.text(),
+    })
+}
+
+/// `OUT.progress`: where a run stands, rewritten after each game it writes.
+struct Progress {
+    path: PathBuf,
+    identity: serde_json::Value,
+}
+
+impl Progress {
+    fn path(out: &std::path::Path) -> PathBuf {
+        let mut p = out.as_os_str().to_owned();
+        p.push(".progress");
+        PathBuf::from(p)
+    }
+
+    /// The next game and the positions written by an earlier run of the same data, if any.
+    fn read(&self) -> Result<Option<(u64, u64)>, DatagenError> {
+        let Ok(text) = std::fs::read_to_string(&self.path) else {
+            return Ok(None);
+        };
+        let shown = self.path.display();
+        let v: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| DatagenError::Progress(format!("{shown}: not a progress file ({e})")))?;
+        if let Some(d) = crate::util::json_difference(&v["identity"], &self.identity) {
+            return Err(DatagenError::Progress(format!(
+                "{shown}: the file was made with other settings (they differ in {d}); use another --out"
+            )));
+        }
+        match (v["next_game"].as_u64(), v["positions"].as_u64()) {
+            (Some(g), Some(p)) => Ok(Some((g, p))),
+            _ => Err(DatagenError::Progress(format!(
+                "{shown}: no next_game or positions"
+            ))),
+        }
+    }
+
+    fn write(&self, next_game: u64, positions: u64, done: bool) -> Result<(), DatagenError> {
+        let text = serde_json::json!({
+            "identity": self.identity, "next_game": next_game, "positions": positions, "done": done,
+        })
+        .to_string();
+        let mut temporary = self.path.as_os_str().to_owned();
+        temporary.push(".partial");
+        let io = |error| {
+            DatagenError::Data(DataError::Io {
+                path: self.path.display().to_string(),
+                error,
+            })
+        };
+        std::fs::write(&temporary, text + "\n").map_err(io)?;
+        std::fs::rename(&temporary, &self.path).map_err(io)
+    }
+}
+
 /// Plays games on `settings.threads` threads until enough positions or games, writing
-/// each game's new positions as it ends. `stop` ends the run early (the file stays whole).
+/// each game's new positions in game order. `stop` ends the run early (the file stays
+/// whole, and the same settings go on from there).
 pub(crate) fn run(
     settings: &DatagenSettings,
     stop: Arc<AtomicBool>,
@@ -188,7 +317,40 @@ pub(crate) fn run(
         None => AnyPosition::startpos(settings.variant),
     };
     start.use_evaluation(settings.evaluation)?;
+    let games = match (settings.games, settings.shard) {
+        (None, Shard::WHOLE) => u64::MAX,
+        (None, _) => return Err(DatagenError::ShardNeedsGames),
+        (Some(g), _) => g.min(u64::MAX - 1),
+    };
+    let slice = if games == u64::MAX {
+        0..u64::MAX
+    } else {
+        settings.shard.range(games)
+    };
+    let progress = Progress {
+        path: Progress::path(&settings.out),
+        identity: identity(settings, &start),
+    };
+    let earlier = progress.read()?;
     let (mut writer, existing) = Writer::open(&settings.out, settings.variant)?;
+    let (first_game, existing) = match earlier {
+        // Positions past the progress file's count are a game whose progress was not
+        // recorded (a kill between the two writes): it is played again.
+        Some((next, positions)) if (positions as usize) <= existing.len() => {
+            drop(existing);
+            writer.truncate(positions as usize)?;
+            (next, datafile::read(&settings.out)?)
+        }
+        Some((_, positions)) => {
+            return Err(DatagenError::Progress(format!(
+                "{}: holds fewer positions than its progress file records ({positions})",
+                settings.out.display()
+            )));
+        }
+        // A file written before progress files: new games after as many as it holds.
+        None if existing.len() > 0 => (existing.len() as u64, existing),
+        None => (slice.start, existing),
+    };
     let mut seen: HashSet<u64> = (0..existing.len())
         .map(|i| datafile::fingerprint(existing.position_bytes(i)))
         .collect();
@@ -197,20 +359,22 @@ pub(crate) fn run(
     let target = settings
         .positions
         .map_or(u64::MAX, |p| p.saturating_sub(in_file_before));
-    if target == 0 {
-        return Ok(Summary {
-            games: 0,
-            proven: 0,
-            searched: 0,
-            written: 0,
-            repeats: 0,
-            in_file: in_file_before,
-            seconds: 0.0,
-        });
+    let first_game = first_game.max(slice.start);
+    let mut summary = Summary {
+        games: 0,
+        proven: 0,
+        searched: 0,
+        written: 0,
+        repeats: 0,
+        in_file: in_file_before,
+        seconds: 0.0,
+    };
+    if target == 0 || first_game >= slice.end {
+        progress.write(first_game, in_file_before, true)?;
+        return Ok(summary);
     }
-    // New games go on from where the file stands, so a resumed run plays new games.
-    let next_game = Arc::new(AtomicU64::new(in_file_before));
-    let (tx, rx) = sync_channel::<Result<Played, DatagenError>>(64);
+    let next_game = Arc::new(AtomicU64::new(first_game));
+    let (tx, rx) = sync_channel::<(u64, Result<Played, DatagenError>)>(64);
     let mut workers = Vec::new();
     for _ in 0..settings.threads.max(1) {
         let tt = TranspositionTable::new(settings.hash_mb)?;
@@ -221,10 +385,17 @@ pub(crate) fn run(
             stop.clone(),
             tx.clone(),
         );
+        let end = slice.end;
         workers.push(std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
                 let index = next_game.fetch_add(1, Ordering::Relaxed);
-                if tx.send(play_game(&settings, &start, index, &tt)).is_err() {
+                if index >= end {
+                    break;
+                }
+                if tx
+                    .send((index, play_game(&settings, &start, index, &tt)))
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -237,45 +408,54 @@ pub(crate) fn run(
     );
     let started = Instant::now();
     let mut last_line = started;
-    let mut summary = Summary {
-        games: 0,
-        proven: 0,
-        searched: 0,
-        written: 0,
-        repeats: 0,
-        in_file: in_file_before,
-        seconds: 0.0,
-    };
-    for game in rx.iter() {
-        let played = game?;
-        summary.proven += u64::from(played.proof.is_some());
-        summary.searched += played.searched;
-        let records: Vec<Record> = played
-            .records
-            .into_iter()
-            .filter(|r| {
-                let mut packed = Vec::new();
-                r.position.pack(&mut packed);
-                let new = seen.insert(datafile::fingerprint(&packed));
-                summary.repeats += u64::from(!new);
-                new
-            })
-            .take((target - summary.written) as usize)
-            .collect();
-        writer.append(&records)?;
-        summary.games += 1;
-        summary.written += records.len() as u64;
-        bar.inc(records.len() as u64);
-        bar.set_message(format!("{} games", summary.games));
-        if bar.is_hidden() && last_line.elapsed() >= Duration::from_secs(10) {
-            last_line = Instant::now();
-            log::warn!("{}", summary.line(started.elapsed().as_secs_f64()));
+    // Games that ended before an earlier one: written when their turn comes.
+    let mut waiting: BTreeMap<u64, Played> = BTreeMap::new();
+    let mut next_to_write = first_game;
+    'receive: for (index, game) in rx.iter() {
+        waiting.insert(index, game?);
+        while let Some(played) = waiting.remove(&next_to_write) {
+            next_to_write += 1;
+            summary.proven += u64::from(played.proof.is_some());
+            summary.searched += played.searched;
+            let records: Vec<Record> = played
+                .records
+                .into_iter()
+                .filter(|r| {
+                    let mut packed = Vec::new();
+                    r.position.pack(&mut packed);
+                    let new = seen.insert(datafile::fingerprint(&packed));
+                    summary.repeats += u64::from(!new);
+                    new
+                })
+                .collect();
+            // A game cut short by --positions is played again by a run that goes on
+            // (its positions written already are then repeats): the file stays a prefix
+            // of what one longer run writes.
+            let room = (target - summary.written) as usize;
+            let cut = records.len() > room;
+            let records = &records[..records.len().min(room)];
+            writer.append(records)?;
+            summary.games += 1;
+            summary.written += records.len() as u64;
+            let done = summary.written >= target || next_to_write >= slice.end;
+            let next = if cut {
+                next_to_write - 1
+            } else {
+                next_to_write
+            };
+            progress.write(next, in_file_before + summary.written, done)?;
+            bar.inc(records.len() as u64);
+            bar.set_message(format!("{} games", summary.games));
+            if bar.is_hidden() && last_line.elapsed() >= Duration::from_secs(10) {
+                last_line = Instant::now();
+                log::warn!("{}", summary.line(started.elapsed().as_secs_f64()));
+            }
+            if done {
+                stop.store(true, Ordering::Relaxed);
+                break 'receive;
+            }
         }
-        let enough = summary.written >= target
-            || settings.games.is_some_and(|g| summary.games >= g)
-            || stop.load(Ordering::Relaxed);
-        if enough {
-            stop.store(true, Ordering::Relaxed);
+        if stop.load(Ordering::Relaxed) {
             break;
         }
     }
@@ -320,6 +500,7 @@ mod tests {
             random_plies: 4,
             positions: None,
             games: Some(6),
+            shard: Shard::WHOLE,
             threads: 2,
             seed: 1,
             hash_mb: 1,
@@ -446,5 +627,58 @@ mod tests {
             .map(|i| datafile::fingerprint(records.position_bytes(i)))
             .collect();
         assert_eq!(distinct.len(), records.len(), "no position twice");
+    }
+
+    /// Shards of a run, merged in order, are the run's file byte for byte; a killed shard
+    /// goes on to the same file, and a finished one does nothing.
+    #[test]
+    fn shards_merged_are_one_run_and_a_killed_shard_goes_on() {
+        let scratch = Scratch::new("datagen");
+        let mut whole = settings(&scratch, "breakthrough", "whole.data");
+        whole.games = Some(12);
+        whole.threads = 2;
+        run(&whole, Arc::default()).unwrap();
+        let mut files = Vec::new();
+        for index in 1..=3 {
+            let shard = DatagenSettings {
+                out: scratch.path(&format!("shard-{index}.data")),
+                shard: Shard { index, count: 3 },
+                threads: 1,
+                ..whole.clone()
+            };
+            if index == 2 {
+                // Stopped after its first game, with a game's records past its progress
+                // (as a kill between the two writes leaves them): it goes on from there.
+                let first = DatagenSettings {
+                    games: Some(12),
+                    positions: Some(1),
+                    ..shard.clone()
+                };
+                run(&first, Arc::default()).unwrap();
+                let extra = datafile::read(&whole.out).unwrap();
+                let (mut writer, _) = Writer::open(&shard.out, shard.variant).unwrap();
+                writer.append(&[extra.get(0).unwrap()]).unwrap();
+            }
+            let summary = run(&shard, Arc::default()).unwrap();
+            assert!(summary.games > 0);
+            assert_eq!(run(&shard, Arc::default()).unwrap().games, 0, "finished");
+            files.push(shard.out);
+        }
+        let merged = scratch.path("merged.data");
+        let (written, _) = merge(&merged, &files).unwrap();
+        assert!(written > 50);
+        assert_eq!(
+            std::fs::read(&merged).unwrap(),
+            std::fs::read(&whole.out).unwrap()
+        );
+        // Other settings on a shard's file are refused.
+        let other = DatagenSettings {
+            out: files[0].clone(),
+            shard: Shard { index: 1, count: 3 },
+            nodes: Some(301),
+            ..whole.clone()
+        };
+        let error = run(&other, Arc::default()).err().unwrap().to_string();
+        assert!(error.contains("differ in nodes"), "{error}");
     }
 }

@@ -36,6 +36,10 @@ pub(crate) struct TrainSettings {
     pub(crate) buckets: usize,
     /// Kept in the network's description.
     pub(crate) note: String,
+    /// Where the state is saved after each epoch (`None`: nowhere).
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// Go on from the checkpoint, if there is one.
+    pub(crate) resume: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +56,8 @@ pub(crate) enum TrainError {
     Boards(u8, u8, u8, u8),
     #[error("only {0} positions: too few to train and validate")]
     TooFew(usize),
+    #[error("{0}")]
+    Checkpoint(String),
     #[error("cannot start {threads} threads: {error}")]
     Threads {
         threads: usize,
@@ -296,6 +302,10 @@ fn load(files: &[PathBuf]) -> Result<Loaded, TrainError> {
     };
     let mut raw_scores = Vec::new();
     let mut described = Vec::new();
+    // A position in more than one file is read once, from the first: the shards of one
+    // datagen run, read in order, then give that run's data.
+    let mut seen = std::collections::HashSet::new();
+    let mut repeats = 0;
     for path in files {
         let records = datafile::read(path)?;
         let v = records.variant();
@@ -308,6 +318,10 @@ fn load(files: &[PathBuf]) -> Result<Loaded, TrainError> {
         }
         described.push(format!("{} ({} positions)", path.display(), records.len()));
         for i in 0..records.len() {
+            if !seen.insert(datafile::fingerprint(records.position_bytes(i))) {
+                repeats += 1;
+                continue;
+            }
             let position = AnyPosition::unpack(records.position_bytes(i), v).ok_or_else(|| {
                 DataError::BadRecord {
                     path: path.display().to_string(),
@@ -334,7 +348,11 @@ fn load(files: &[PathBuf]) -> Result<Loaded, TrainError> {
         board: board.unwrap_or((8, 8)),
         samples,
         raw_scores,
-        described: described.join(", "),
+        described: if repeats == 0 {
+            described.join(", ")
+        } else {
+            format!("{} ({repeats} repeats read once)", described.join(", "))
+        },
     })
 }
 
@@ -388,7 +406,25 @@ pub(crate) fn train(
     let mut adam = Adam::new(&params);
     let mut training = data.training.clone();
     let mut last = (0.0, 0.0);
-    for epoch in 1..=settings.epochs {
+    let identity = checkpoint::identity(settings, &data.described, data.training.len());
+    let mut first_epoch = 1;
+    if let Some(path) = settings.checkpoint.as_deref().filter(|_| settings.resume)
+        && let Some(saved) = checkpoint::load(path, &identity, &mut params, &mut adam)?
+    {
+        // The shuffles of the epochs done, replayed: the order and the generator are
+        // where an uninterrupted run has them.
+        for _ in 0..saved.epoch {
+            shuffle(&mut training, &mut rng);
+        }
+        first_epoch = saved.epoch + 1;
+        last = saved.losses;
+        log(&format!(
+            "went on from {} after epoch {}",
+            path.display(),
+            saved.epoch
+        ));
+    }
+    for epoch in first_epoch..=settings.epochs {
         let started = Instant::now();
         shuffle(&mut training, &mut rng);
         // The rate drops tenfold for the last quarter of the epochs.
@@ -418,6 +454,9 @@ pub(crate) fn train(
             last.0,
             started.elapsed().as_secs_f64()
         ));
+        if let Some(path) = &settings.checkpoint {
+            checkpoint::save(path, &identity, epoch, last, &params, &adam)?;
+        }
     }
     let about = data.about(settings, last);
     let network = Network::quantise(&FloatWeights {
@@ -597,6 +636,124 @@ impl Adam {
     }
 }
 
+/// The state after an epoch, saved so that a killed run goes on to the same network.
+mod checkpoint {
+    use std::path::Path;
+
+    use serde_json::{Value, json};
+
+    use super::{Adam, Params, TrainError, TrainSettings};
+
+    const MAGIC: &str = "BTCKPT01";
+
+    /// What must match for a checkpoint to be gone on from (threads need not).
+    pub(super) fn identity(settings: &TrainSettings, described: &str, training: usize) -> Value {
+        json!({
+            "data": described, "training": training, "epochs": settings.epochs,
+            "batch": settings.batch, "lr": settings.learning_rate, "lambda": settings.lambda,
+            "validation": settings.validation, "seed": settings.seed, "buckets": settings.buckets,
+        })
+    }
+
+    pub(super) struct Saved {
+        pub(super) epoch: usize,
+        pub(super) losses: (f64, f64),
+    }
+
+    fn values(p: &Params) -> Vec<f32> {
+        p.w1.iter()
+            .chain(&p.b1)
+            .chain(&p.w2)
+            .chain(&p.b2)
+            .copied()
+            .collect()
+    }
+
+    /// Writes the checkpoint through a temporary file: a kill mid-write leaves the last one.
+    pub(super) fn save(
+        path: &Path,
+        identity: &Value,
+        epoch: usize,
+        losses: (f64, f64),
+        params: &Params,
+        adam: &Adam,
+    ) -> Result<(), TrainError> {
+        let head = json!({"identity": identity, "epoch": epoch, "losses": [losses.0, losses.1], "step": adam.step});
+        let mut bytes = format!("{MAGIC}\n{head}\n").into_bytes();
+        for p in [params, &adam.m, &adam.v] {
+            for x in values(p) {
+                bytes.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push(".partial");
+        let fail = |e: std::io::Error| {
+            TrainError::Checkpoint(format!("cannot write {}: {e}", path.display()))
+        };
+        std::fs::write(&temporary, bytes).map_err(fail)?;
+        std::fs::rename(&temporary, path).map_err(fail)
+    }
+
+    /// Loads a checkpoint into `params` and `adam`; `None` when there is none.
+    pub(super) fn load(
+        path: &Path,
+        identity: &Value,
+        params: &mut Params,
+        adam: &mut Adam,
+    ) -> Result<Option<Saved>, TrainError> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(TrainError::Checkpoint(format!(
+                    "cannot read {}: {e}",
+                    path.display()
+                )));
+            }
+        };
+        let bad = |why: String| TrainError::Checkpoint(format!("{}: {why}", path.display()));
+        let mut lines = bytes.splitn(3, |&b| b == b'\n');
+        if lines.next() != Some(MAGIC.as_bytes()) {
+            return Err(bad("not a training checkpoint".into()));
+        }
+        let head: Value = lines
+            .next()
+            .and_then(|l| serde_json::from_slice(l).ok())
+            .ok_or_else(|| bad("no header".into()))?;
+        if let Some(d) = crate::util::json_difference(&head["identity"], identity) {
+            return Err(bad(format!(
+                "made by another training run (it differs in {d}); remove it or train with the same settings"
+            )));
+        }
+        let body = lines.next().unwrap_or_default();
+        let n = values(params).len();
+        if body.len() != 3 * n * 4 {
+            return Err(bad(format!(
+                "{} bytes of weights, not {}",
+                body.len(),
+                3 * n * 4
+            )));
+        }
+        let mut floats = body
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+        for p in [&mut *params, &mut adam.m, &mut adam.v] {
+            for x in p.values_mut() {
+                *x = floats.next().unwrap_or_default();
+            }
+        }
+        adam.step = head["step"].as_i64().unwrap_or_default() as i32;
+        let losses = &head["losses"];
+        Ok(Some(Saved {
+            epoch: head["epoch"].as_u64().unwrap_or_default() as usize,
+            losses: (
+                losses[0].as_f64().unwrap_or_default(),
+                losses[1].as_f64().unwrap_or_default(),
+            ),
+        }))
+    }
+}
+
 fn shuffle(items: &mut [u32], rng: &mut Rng) {
     for i in (1..items.len()).rev() {
         items.swap(i, rng.below(i + 1));
@@ -627,6 +784,7 @@ mod tests {
                 random_plies: 6,
                 positions: None,
                 games: Some(games),
+                shard: crate::util::shard::Shard::WHOLE,
                 threads: 2,
                 seed: 9,
                 hash_mb: 1,
@@ -651,7 +809,53 @@ mod tests {
             threads,
             buckets: 1,
             note: String::new(),
+            checkpoint: None,
+            resume: false,
         }
+    }
+
+    /// A run stopped after an epoch (its checkpoint written, nothing more) goes on with
+    /// `resume` to the network an uninterrupted run writes; other settings are refused.
+    #[test]
+    fn a_stopped_run_resumes_to_the_same_network() {
+        let scratch = Scratch::new("train");
+        let file = data(&scratch, 40);
+        let mut whole = settings(vec![file], 2);
+        whole.epochs = 5;
+        let uninterrupted = train(&whole, |_| {}).unwrap().network.to_bytes();
+        let stopped = TrainSettings {
+            checkpoint: Some(scratch.path("run.checkpoint")),
+            ..whole.clone()
+        };
+        // Killed as the third epoch ends, before its checkpoint: two epochs are saved.
+        let killed = std::panic::catch_unwind(|| {
+            train(&stopped, |line| {
+                assert!(!line.starts_with("epoch 3:"), "killed")
+            })
+            .ok();
+        });
+        assert!(killed.is_err());
+        let mut heard = Vec::new();
+        let resumed = TrainSettings {
+            resume: true,
+            ..stopped.clone()
+        };
+        let network = train(&resumed, |line| heard.push(line.to_string())).unwrap();
+        assert!(
+            heard.iter().any(|l| l.contains("after epoch 2")),
+            "{heard:?}"
+        );
+        assert!(
+            !heard.iter().any(|l| l.starts_with("epoch 2:")),
+            "{heard:?}"
+        );
+        assert_eq!(network.network.to_bytes(), uninterrupted);
+        let other = TrainSettings {
+            lambda: 0.4,
+            ..resumed
+        };
+        let error = train(&other, |_| {}).err().unwrap().to_string();
+        assert!(error.contains("differs in lambda"), "{error}");
     }
 
     #[test]

@@ -6,9 +6,11 @@
 //! SPRT statistics ([`stats`]), PGN/JSON output ([`crate::pgn`]) and a live page
 //! ([`publish`]).
 
+mod merge;
 mod openings;
 mod process;
 mod publish;
+mod record;
 mod referee;
 mod spec;
 mod stats;
@@ -28,7 +30,9 @@ use crate::registry::Variant;
 use crate::rulesets::Color;
 use crate::util::progress;
 
+pub(crate) use merge::merge;
 pub(crate) use openings::{Opening, OpeningError};
+pub(crate) use record::Shard;
 pub(crate) use referee::RefereeConfig;
 pub(crate) use spec::{EngineSpec, SpecError};
 pub(crate) use stats::{Sprt, SprtError};
@@ -36,8 +40,9 @@ pub(crate) use stats::{Sprt, SprtError};
 use crate::util::lines::outln;
 use process::{EngineProcess, StartError};
 use publish::{PublishError, Publisher};
+use record::{Earlier, Finished, Journal};
 use referee::{EngineSlot, ForfeitKind, GameRecord, SearchStats, Termination, Watch, play_game};
-use stats::{SprtVerdict, Wdl};
+use stats::{Pentanomial, SprtVerdict, Wdl};
 
 /// Options the match sends an engine besides the user's (its `UCI_Variant`).
 type ExtraOptions = Vec<(String, String)>;
@@ -63,6 +68,12 @@ pub(crate) enum MatchError {
     NoVariant { cmd: String, variant: Variant },
     #[error(transparent)]
     Publish(#[from] PublishError),
+    #[error("{0}")]
+    Resume(String),
+    #[error("{0}")]
+    Merge(String),
+    #[error("--shard and --resume need --json FILE: the file is the run's record")]
+    NoRecord,
     #[error("cannot write {what} file {path}: {error}")]
     Write {
         what: &'static str,
@@ -86,17 +97,24 @@ pub(crate) struct MatchConfig {
     pub(crate) sprt: Option<Sprt>,
     /// `--publish`: the `breakthrough serve` address the games are shown live at.
     pub(crate) publish: Option<String>,
+    /// The slice of the match this run plays.
+    pub(crate) shard: Shard,
+    /// Go on from the `--json` file's records (always so for a shard).
+    pub(crate) resume: bool,
 }
 
 /// One scheduled game.
 #[derive(Clone, Copy)]
 struct Job {
     round: usize,
+    /// The opening pair: the games of one opening, colours swapped.
+    pair: usize,
     white: usize,
     black: usize,
     opening: usize,
 }
 
+/// Every game of the whole match, in round order.
 fn schedule(cfg: &MatchConfig) -> Vec<Job> {
     let n = cfg.engines.len();
     let mut jobs = Vec::new();
@@ -106,6 +124,7 @@ fn schedule(cfg: &MatchConfig) -> Vec<Job> {
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
                 jobs.push(Job {
                     round: jobs.len() + 1,
+                    pair: g / 2,
                     white,
                     black,
                     opening: (g / 2) % cfg.openings.len(),
@@ -152,7 +171,8 @@ impl EngineTally {
 /// What a finished match reports.
 struct MatchSummary {
     tallies: Vec<EngineTally>,
-    games: Vec<GameRecord>,
+    games: Vec<Finished>,
+    /// The test, its LLR over the pairs so far and its verdict.
     sprt: Option<(Sprt, f64, SprtVerdict)>,
 }
 
@@ -192,6 +212,17 @@ fn fmt_elo(e: f64) -> String {
 
 /// Runs the match and prints progress lines and the final table on stdout.
 pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
+    let identity = record::identity(&cfg);
+    let earlier = match (&cfg.json, cfg.resume) {
+        (Some(json), true) => record::earlier(json, &identity, cfg.shard)?,
+        (None, true) => return Err(MatchError::NoRecord),
+        _ => Earlier::Nothing,
+    };
+    let kept = match earlier {
+        Earlier::Finished(summary) => return show_finished(&cfg, &summary),
+        Earlier::Games(games) => games,
+        Earlier::Nothing => Vec::new(),
+    };
     let publisher = cfg
         .publish
         .as_deref()
@@ -199,23 +230,65 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
         .transpose()?
         .map(Arc::new);
     let (names, extra) = start_engines(&cfg)?;
-    let jobs = Arc::new(schedule(&cfg));
-    let total = jobs.len();
+    let all = schedule(&cfg);
+    let pairs = all.last().map_or(0, |j| j.pair + 1);
+    let mine: Vec<Job> = all
+        .into_iter()
+        .filter(|j| cfg.shard.holds(j.pair, pairs))
+        .collect();
+    let total = mine.len();
+    let mut summary = MatchSummary::new(&names);
+    let played: std::collections::HashSet<usize> = kept.iter().map(|g| g.round).collect();
+    for game in kept {
+        summary.count(&game);
+        summary.games.push(game);
+    }
+    summary.games.sort_by_key(|g| g.round);
+    // A shard plays its whole slice: the test is the merge's, over every shard.
+    let sequential = cfg.sprt.filter(|_| cfg.shard == Shard::WHOLE);
+    let decided = sequential.is_some_and(|sprt| summary.judge_in_order(sprt).is_some());
+    let left: Vec<Job> = if decided {
+        Vec::new()
+    } else {
+        mine.into_iter()
+            .filter(|j| !played.contains(&j.round))
+            .collect()
+    };
+    if !summary.games.is_empty() {
+        outln!(
+            "Resuming: {} of {total} games kept from {}, {} to play",
+            summary.games.len(),
+            cfg.json.as_deref().unwrap_or_default(),
+            left.len()
+        );
+    }
+    let jobs = Arc::new(left);
     if let Some(p) = &publisher {
         p.send(json!({"type": "match", "engines": names, "variant": cfg.variant.name(), "games": total}));
     }
     let stop = Arc::new(AtomicBool::new(false));
     let watch = publisher.clone().map(|p| (p, Arc::new(names.clone())));
     let (workers, results) = spawn_workers(&cfg, &extra, jobs, stop.clone(), watch);
-    let mut pgn_file = PgnFile::create(&cfg)?;
-    let mut summary = MatchSummary::new(&names);
+    let mut pgn_file = PgnFile::create(&cfg, &summary.games)?;
+    let mut journal = match &cfg.json {
+        Some(json) => Some(Journal::create(json, &identity, cfg.shard, &summary.games)?),
+        None => None,
+    };
     // On a terminal a bar shows the games and the score; the per-game lines go to stdout
     // when it is not one (a log), as they always do when stderr is not a terminal.
     let bar = progress::bar(total as u64, "{bar:30} {pos}/{len} games  {msg}");
+    bar.inc(summary.games.len() as u64);
     let game_lines = bar.is_hidden() || !std::io::stdout().is_terminal();
-    for (done, (job, record)) in results.iter().enumerate() {
-        let done = done + 1;
-        summary.count(&record);
+    for (job, record) in results.iter() {
+        let game = finished(
+            &job,
+            &record,
+            &cfg,
+            &names,
+            pgn_file.as_ref().map(|f| f.date.as_str()),
+        );
+        summary.count(&game);
+        let done = summary.games.len() + 1;
         if game_lines {
             let line = finished_line(&job, &record, &names, &summary, (done, total));
             bar.suspend(|| outln!("{line}"));
@@ -226,11 +299,14 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
             p.send(json!({"type": "end", "game": job.round, "result": record.result_text(), "reason": record.reason_text()}));
             p.send(json!({"type": "standing", "text": summary.standing(done), "elo": summary.score_and_elo(), "done": done, "games": total}));
         }
-        if let Some(file) = pgn_file.as_mut() {
-            file.write(&pgn_text(&record, &cfg, &names, job, &file.date))?;
+        if let Some(journal) = journal.as_mut() {
+            journal.append(&game)?;
         }
-        summary.games.push(record);
-        if let Some(sprt) = cfg.sprt
+        if let Some(file) = pgn_file.as_mut() {
+            file.write(&game.pgn)?;
+        }
+        summary.games.push(game);
+        if let Some(sprt) = sequential
             && summary.judge(sprt)
             && !stop.swap(true, Ordering::Relaxed)
         {
@@ -249,11 +325,91 @@ pub(crate) fn run(cfg: MatchConfig) -> Result<(), MatchError> {
     if let Some(p) = &publisher {
         p.finish();
     }
+    summary.games.sort_by_key(|g| g.round);
+    if let Some(sprt) = cfg.sprt {
+        // The verdict a sequential run reaches: kept once crossed; a shard's is its own.
+        if summary
+            .sprt
+            .is_none_or(|(_, _, v)| v == SprtVerdict::Continue)
+        {
+            summary.judge_in_order(sprt);
+        }
+    }
     print_table(&summary);
     match &cfg.json {
-        Some(path) => write_json(path, &summary_json(&summary, &cfg, &names)),
+        Some(path) => {
+            let about: Vec<_> = cfg
+                .engines
+                .iter()
+                .map(|e| json!({"cmd": e.cmd, "options": e.options_map(), "limits": e.limits.describe()}))
+                .collect();
+            let mut json = summary_json(&summary, &about, cfg.variant);
+            json["identity"] = identity;
+            json["shard"] = json!(cfg.shard.text());
+            write_json(path, &json)?;
+            if let Some(journal) = journal {
+                journal.remove();
+            }
+            Ok(())
+        }
         None => Ok(()),
     }
+}
+
+/// A finished game as the records keep it.
+fn finished(
+    job: &Job,
+    record: &GameRecord,
+    cfg: &MatchConfig,
+    names: &[String],
+    date: Option<&str>,
+) -> Finished {
+    let date = date.map_or_else(pgn::today, str::to_string);
+    Finished {
+        round: job.round,
+        pair: job.pair,
+        players: record.players,
+        winner: record.winner,
+        forfeit: match &record.termination {
+            Termination::Forfeit { kind, .. } => Some(*kind),
+            Termination::Rules(_) => None,
+        },
+        search: record.stats,
+        pgn: pgn_text(record, cfg, names, *job, &date),
+        shown: json!({
+            "white": names[record.players[0]],
+            "black": names[record.players[1]],
+            "result": record.result_text(),
+            "termination": match &record.termination {
+                Termination::Rules(_) => "rules".to_string(),
+                Termination::Forfeit { kind, .. } => kind.name().to_string(),
+            },
+            "reason": record.reason_text(),
+            "plies": record.opening.moves.len() + record.moves.len(),
+            "moves": record.opening.moves.iter().chain(&record.moves).map(ToString::to_string).collect::<Vec<_>>(),
+            "move_ms": record.think.iter().map(|t| (t.as_secs_f64() * 1e6).round() / 1e3).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// `--resume` on a match whose summary is written: nothing to play; its table again.
+fn show_finished(cfg: &MatchConfig, summary: &serde_json::Value) -> Result<(), MatchError> {
+    let path = cfg.json.as_deref().unwrap_or_default();
+    let (names, games) = merge::read_summary(path, summary).map_err(MatchError::Resume)?;
+    let mut again = MatchSummary::new(&names);
+    for game in games {
+        again.count(&game);
+        again.games.push(game);
+    }
+    if let Some(sprt) = cfg.sprt {
+        again.judge_in_order(sprt);
+    }
+    outln!(
+        "Nothing to play: {path} holds this match's finished games (shard {})",
+        cfg.shard.text()
+    );
+    print_table(&again);
+    Ok(())
 }
 
 /// The line that tells a game's end, with the standing after it.
@@ -285,20 +441,30 @@ struct PgnFile {
 }
 
 impl PgnFile {
-    fn create(cfg: &MatchConfig) -> Result<Option<PgnFile>, MatchError> {
+    /// Creates the `--pgn` file with the games kept from an earlier run.
+    fn create(cfg: &MatchConfig, kept: &[Finished]) -> Result<Option<PgnFile>, MatchError> {
         let Some(path) = &cfg.pgn else {
             return Ok(None);
         };
+        let mut file = PgnFile::open(path)?;
+        for game in kept {
+            file.write(&game.pgn)?;
+        }
+        Ok(Some(file))
+    }
+
+    /// Creates (or empties) the file at `path`.
+    fn open(path: &str) -> Result<PgnFile, MatchError> {
         let file = File::create(path).map_err(|error| MatchError::Write {
             what: "PGN",
-            path: path.clone(),
+            path: path.to_string(),
             error,
         })?;
-        Ok(Some(PgnFile {
+        Ok(PgnFile {
             file,
-            path: path.clone(),
+            path: path.to_string(),
             date: pgn::today(),
-        }))
+        })
     }
 
     fn write(&mut self, text: &str) -> Result<(), MatchError> {
@@ -446,44 +612,62 @@ impl MatchSummary {
         }
     }
 
-    /// The SPRT after the games so far; true once a bound is crossed. The verdict then
-    /// stands: games still in progress only move the LLR reported beside it.
+    /// The SPRT after the games so far (finished pairs), true once a bound is crossed.
+    /// The verdict then stands: games still in progress only move the LLR beside it.
     fn judge(&mut self, sprt: Sprt) -> bool {
-        let wdl = &self.tallies[0].wdl;
-        let llr = sprt.llr(wdl);
+        let llr = sprt.pair_llr(&pentanomial(&self.games));
         let verdict = match self.sprt {
             Some((_, _, v)) if v != SprtVerdict::Continue => v,
-            _ => sprt.verdict(wdl),
+            _ => sprt.judge_llr(llr),
         };
         self.sprt = Some((sprt, llr, verdict));
         verdict != SprtVerdict::Continue
     }
 
+    /// The SPRT as a run playing the games one at a time in round order reaches it: the
+    /// first bound crossed stands, with the LLR over every game beside it. Returns the
+    /// games it took to cross, if it crossed.
+    fn judge_in_order(&mut self, sprt: Sprt) -> Option<usize> {
+        let mut crossed = None;
+        for n in 1..=self.games.len() {
+            let llr = sprt.pair_llr(&pentanomial(&self.games[..n]));
+            let verdict = sprt.judge_llr(llr);
+            if verdict != SprtVerdict::Continue {
+                crossed = Some((n, verdict));
+                break;
+            }
+        }
+        let llr = sprt.pair_llr(&pentanomial(&self.games));
+        let verdict = crossed.map_or(SprtVerdict::Continue, |c| c.1);
+        self.sprt = Some((sprt, llr, verdict));
+        crossed.map(|c| c.0)
+    }
+
     /// Adds a finished game to the tallies.
-    fn count(&mut self, record: &GameRecord) {
+    fn count(&mut self, game: &Finished) {
         let tallies = &mut self.tallies;
-        match (record.winner, record.loser()) {
-            (Some(winner), Some(loser)) => {
+        match game.winner {
+            Some(winner) => {
                 let (winner, loser) = (
-                    record.players[winner.index()],
-                    record.players[loser.index()],
+                    game.players[winner.index()],
+                    game.players[winner.opponent().index()],
                 );
                 tallies[winner].wdl.wins += 1;
                 tallies[loser].wdl.losses += 1;
-                if let Termination::Forfeit { kind, .. } = &record.termination {
-                    *tallies[loser].forfeits.entry(*kind).or_insert(0) += 1;
+                if let Some(kind) = game.forfeit {
+                    *tallies[loser].forfeits.entry(kind).or_insert(0) += 1;
                 }
             }
-            _ => {
-                for player in record.players {
+            None => {
+                for player in game.players {
                     tallies[player].wdl.draws += 1;
                 }
             }
         }
         for color in [Color::White, Color::Black] {
-            tallies[record.players[color.index()]]
+            tallies[game.players[color.index()]]
                 .search
-                .add(&record.stats[color.index()]);
+                .add(&game.search[color.index()]);
         }
     }
 
@@ -531,6 +715,34 @@ impl MatchSummary {
             _ => format!("{done} games done"),
         }
     }
+}
+
+/// The first engine's game pairs among `games`: the two games of an opening pair,
+/// both finished, scored together (a pair's games in a match of two engines).
+fn pentanomial(games: &[Finished]) -> Pentanomial {
+    let mut halves: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for g in games {
+        let first_plays = if g.players[0] == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let half_points = match g.winner {
+            Some(w) if w == first_plays => 2,
+            Some(_) => 0,
+            None => 1,
+        };
+        let entry = halves.entry(g.pair).or_default();
+        entry.0 += 1;
+        entry.1 += half_points;
+    }
+    let mut pairs = Pentanomial::default();
+    for (games, half_points) in halves.into_values() {
+        if games == 2 {
+            pairs.add(half_points);
+        }
+    }
+    pairs
 }
 
 /// One game in PGN, with the match's tags.
@@ -611,30 +823,37 @@ fn print_table(summary: &MatchSummary) {
             SprtVerdict::H0 => "H0 accepted",
             SprtVerdict::Continue => "no verdict yet",
         };
+        let pairs = pentanomial(&summary.games);
         outln!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {verdict}",
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}) over {} pairs [{}] {verdict}",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
-            sprt.beta
+            sprt.beta,
+            pairs.pairs(),
+            pairs.text()
         );
     }
 }
 
-fn summary_json(summary: &MatchSummary, cfg: &MatchConfig, names: &[String]) -> serde_json::Value {
-    use serde_json::json;
+/// The JSON summary: the engines' tallies, the test, and every game in round order.
+fn summary_json(
+    summary: &MatchSummary,
+    about: &[serde_json::Value],
+    variant: Variant,
+) -> serde_json::Value {
     let finite = |x: f64| if x.is_finite() { json!(x) } else { json!(null) };
     let engines: Vec<_> = summary
         .tallies
         .iter()
-        .zip(&cfg.engines)
-        .map(|(t, spec)| {
+        .zip(about)
+        .map(|(t, about)| {
             let (elo, lo, hi) = t.wdl.elo();
             json!({
                 "name": t.name,
-                "cmd": spec.cmd,
-                "options": spec.options_map(),
-                "limits": spec.limits.describe(),
+                "cmd": about["cmd"],
+                "options": about["options"],
+                "limits": about["limits"],
                 "games": t.wdl.games(),
                 "wins": t.wdl.wins,
                 "losses": t.wdl.losses,
@@ -649,32 +868,16 @@ fn summary_json(summary: &MatchSummary, cfg: &MatchConfig, names: &[String]) -> 
             })
         })
         .collect();
-    let games: Vec<_> = summary
-        .games
-        .iter()
-        .map(|g| {
-            json!({
-                "white": names[g.players[0]],
-                "black": names[g.players[1]],
-                "result": g.result_text(),
-                "termination": match &g.termination {
-                    Termination::Rules(_) => "rules".to_string(),
-                    Termination::Forfeit { kind, .. } => kind.name().to_string(),
-                },
-                "reason": g.reason_text(),
-                "plies": g.opening.moves.len() + g.moves.len(),
-                "move_ms": g.think.iter().map(|t| (t.as_secs_f64() * 1e6).round() / 1e3).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
+    let games: Vec<_> = summary.games.iter().map(Finished::to_json).collect();
+    let pairs = pentanomial(&summary.games);
     json!({
-        "variant": cfg.variant.name(),
+        "variant": variant.name(),
         "games_played": summary.games.len(),
         "engines": engines,
         "sprt": summary.sprt.map(|(s, llr, v)| {
             let (lo, hi) = s.bounds();
             json!({"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "llr": llr,
-                   "lower_bound": lo, "upper_bound": hi,
+                   "lower_bound": lo, "upper_bound": hi, "pairs": pairs.counts,
                    "verdict": match v { SprtVerdict::H1 => "H1", SprtVerdict::H0 => "H0", SprtVerdict::Continue => "continue" }})
         }),
         "games": games,

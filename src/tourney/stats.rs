@@ -1,5 +1,7 @@
 //! Match statistics: Elo from a score with its 95% interval, and the sequential
-//! probability ratio test (SPRT) that engine testers use to stop a match early.
+//! probability ratio test (SPRT) that engine testers use to stop a match early, over
+//! game pairs (pentanomial: the two games of an opening, colours swapped, scored together,
+//! which takes out the opening's bias as fishtest does).
 
 /// Wins, draws and losses of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,6 +89,29 @@ pub(crate) struct Sprt {
     pub(crate) beta: f64,
 }
 
+/// Game pairs by the first engine's score over the pair: 0, 0.5, 1, 1.5 or 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Pentanomial {
+    pub(crate) counts: [u64; 5],
+}
+
+impl Pentanomial {
+    /// Adds a pair in which the first engine scored `half_points` / 2 (0 to 4).
+    pub(crate) fn add(&mut self, half_points: usize) {
+        self.counts[half_points.min(4)] += 1;
+    }
+
+    pub(crate) fn pairs(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// `0-0.5-1-1.5-2: a b c d e`, as fishtest shows it.
+    pub(crate) fn text(&self) -> String {
+        let c = self.counts;
+        format!("{} {} {} {} {}", c[0], c[1], c[2], c[3], c[4])
+    }
+}
+
 /// Where the test stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SprtVerdict {
@@ -140,28 +165,54 @@ impl Sprt {
         )
     }
 
-    /// Log-likelihood ratio of the first engine's results, by the normal approximation
-    /// of the generalized SPRT (as in fishtest): LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n).
-    /// Results with no variance (every game won, or every game lost) get half a win and
-    /// half a loss added, so a one-sided match still reaches a verdict.
+    /// Log-likelihood ratio of the first engine's results game by game (trinomial), by
+    /// the normal approximation of the generalized SPRT (as in fishtest).
+    #[cfg(test)]
     pub(crate) fn llr(&self, wdl: &Wdl) -> f64 {
-        if wdl.games() == 0 {
+        self.normal_llr(&[
+            (0.0, wdl.losses as f64),
+            (0.5, wdl.draws as f64),
+            (1.0, wdl.wins as f64),
+        ])
+    }
+
+    /// Log-likelihood ratio of the first engine's results over game pairs (pentanomial).
+    pub(crate) fn pair_llr(&self, pairs: &Pentanomial) -> f64 {
+        let outcomes: Vec<(f64, f64)> = pairs
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| (k as f64 / 4.0, n as f64))
+            .collect();
+        self.normal_llr(&outcomes)
+    }
+
+    /// LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n) for `n` samples of mean score `s` and
+    /// variance `var`, given as (score 0 to 1, count). Samples with no variance (every
+    /// one won, or every one lost) get half a win and half a loss added, so a one-sided
+    /// match still reaches a verdict.
+    fn normal_llr(&self, outcomes: &[(f64, f64)]) -> f64 {
+        let moments = |extra: f64| {
+            let n: f64 = outcomes.iter().map(|o| o.1).sum::<f64>() + extra;
+            let sum: f64 = outcomes.iter().map(|(x, c)| x * c).sum::<f64>() + 0.5 * extra;
+            let squares: f64 = outcomes.iter().map(|(x, c)| x * x * c).sum::<f64>() + 0.5 * extra;
+            let mean = sum / n;
+            (n, mean, squares / n - mean * mean)
+        };
+        let n: f64 = outcomes.iter().map(|o| o.1).sum();
+        if n == 0.0 {
             return 0.0;
         }
-        let (n, score, var) = if wdl.variance() > 0.0 {
-            (wdl.games() as f64, wdl.score(), wdl.variance())
-        } else {
-            let n = wdl.games() as f64 + 1.0;
-            let score = (wdl.wins as f64 + 0.5 * wdl.draws as f64 + 0.5) / n;
-            let m2 = (wdl.wins as f64 + 0.25 * wdl.draws as f64 + 0.5) / n;
-            (n, score, m2 - score * score)
+        let (n, score, var) = match moments(0.0) {
+            m if m.2 > 1e-12 => m,
+            _ => moments(1.0),
         };
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * var / n)
     }
 
-    pub(crate) fn verdict(&self, wdl: &Wdl) -> SprtVerdict {
-        let llr = self.llr(wdl);
+    /// Where an LLR stands against the bounds.
+    pub(crate) fn judge_llr(&self, llr: f64) -> SprtVerdict {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtVerdict::H1
@@ -244,6 +295,29 @@ mod tests {
         );
     }
 
+    /// Pentanomial values worked out independently from the same formula over pair
+    /// scores 0, 0.25, 0.5, 0.75, 1 (a Python one-liner).
+    #[test]
+    fn pair_llr_matches_known_values() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let pairs = Pentanomial {
+            counts: [5, 10, 40, 30, 15],
+        };
+        assert!(close(sprt.pair_llr(&pairs), 2.054_189_050_0));
+        assert_eq!(pairs.pairs(), 100);
+        // Seven pairs won 2 - 0: regularized with half a pair won and half lost.
+        let swept = Pentanomial {
+            counts: [0, 0, 0, 0, 7],
+        };
+        assert!(close(sprt.pair_llr(&swept), 0.845_263_877_3));
+        assert_eq!(sprt.pair_llr(&Pentanomial::default()), 0.0);
+    }
+
     #[test]
     fn bounds_and_verdicts() {
         let sprt = Sprt::parse(&[
@@ -255,27 +329,27 @@ mod tests {
         let (lo, hi) = sprt.bounds();
         assert!(close(lo, -2.944_438_979_2) && close(hi, 2.944_438_979_2));
         assert_eq!(
-            sprt.verdict(&Wdl {
+            sprt.judge_llr(sprt.llr(&Wdl {
                 wins: 60,
                 draws: 0,
                 losses: 40
-            }),
+            })),
             SprtVerdict::Continue
         );
         assert_eq!(
-            sprt.verdict(&Wdl {
+            sprt.judge_llr(sprt.llr(&Wdl {
                 wins: 400,
                 draws: 0,
                 losses: 200
-            }),
+            })),
             SprtVerdict::H1
         );
         assert_eq!(
-            sprt.verdict(&Wdl {
+            sprt.judge_llr(sprt.llr(&Wdl {
                 wins: 200,
                 draws: 0,
                 losses: 400
-            }),
+            })),
             SprtVerdict::H0
         );
         assert!(Sprt::parse(&["elo0=5 elo1=0".into()]).is_err());

@@ -436,3 +436,38 @@ fn a_live_match_is_followed() {
     let options = browser.js("return document.querySelectorAll('#live-games option').length;");
     assert_eq!(options, json!(2));
 }
+
+/// A server that needs its token: the page opened by the address it printed starts a game
+/// and takes a move (each change carries the token); opened without it, the page still
+/// shows a board (the start position) and says what is missing.
+#[test]
+fn the_page_carries_the_token_and_opens_on_a_board() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = Server::start_with(&["--token", "page-token"]);
+    browser.open(&format!("{}/", server.url));
+    let message = wait_for("the refusal", Duration::from_secs(10), || {
+        let m = browser.text("#message");
+        m.contains("token").then_some(m)
+    });
+    assert!(message.contains("needs its token"), "{message}");
+    assert!(browser.game().is_null());
+    let fen = browser.js("return document.querySelector('#board-svg').dataset.fen;");
+    assert!(
+        fen.as_str()
+            .unwrap()
+            .starts_with("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP"),
+        "{fen}"
+    );
+    browser.open(&format!("{}/?token=page-token", server.url));
+    let first = wait_for("the first game", Duration::from_secs(10), || {
+        let g = browser.game();
+        g.is_object().then_some(g)
+    });
+    assert!(first["moves"].as_array().unwrap().is_empty());
+    click_move(&browser, "b2b3");
+    wait_for("the move", Duration::from_secs(10), || {
+        (browser.game()["moves"][0] == "b2b3").then_some(())
+    });
+}

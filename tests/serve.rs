@@ -556,3 +556,338 @@ fn tabs_each_have_their_own_game() {
     let (_, health) = server.get("/api/health");
     assert_eq!(health["games"], 2);
 }
+
+/// One raw HTTP exchange: `request` as bytes, the status of the answer (0 when the
+/// connection closed with none) and its text.
+fn raw(server: &Server, request: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let address = server.url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let _ = stream.write_all(request);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+/// Games cost no engine: many start at once in milliseconds; at capacity a new one is
+/// refused (503, one line of JSON) and no game in play is dropped; a game idle past the
+/// limit is closed, its player told so (410), and its place reused.
+#[test]
+fn at_capacity_new_games_are_refused_and_idle_ones_closed() {
+    let server = Server::start_with(&[
+        "--max-games",
+        "40",
+        "--idle-minutes",
+        "0.05",
+        "--engines",
+        "1",
+    ]);
+    let started = std::time::Instant::now();
+    let ids: Vec<u64> = (0..40)
+        .map(|_| {
+            let (code, state) = server.post("/api/games", json!({"engine": "none"}));
+            assert_eq!(code, 201, "{state}");
+            state["id"].as_u64().unwrap()
+        })
+        .collect();
+    eprintln!("40 games started in {:?}", started.elapsed());
+    let (code, refused) = server.post("/api/games", json!({"engine": "none"}));
+    assert_eq!(code, 503, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("most games (40)"),
+        "{refused}"
+    );
+    // Every game is still there.
+    for id in &ids {
+        assert_eq!(server.get(&format!("/api/games/{id}")).0, 200);
+    }
+    // Kept busy, the first stays; the others go idle past 3 s and are closed.
+    let first = ids[0];
+    for _ in 0..16 {
+        std::thread::sleep(Duration::from_millis(250));
+        assert_eq!(server.get(&format!("/api/games/{first}")).0, 200);
+    }
+    let (code, gone) = server.get(&format!("/api/games/{}", ids[1]));
+    assert_eq!(code, 410, "{gone}");
+    assert!(
+        gone["error"].as_str().unwrap().contains("closed after"),
+        "{gone}"
+    );
+    assert_eq!(server.get(&format!("/api/games/{first}")).0, 200);
+    let (code, _) = server.post("/api/games", json!({"engine": "none"}));
+    assert_eq!(code, 201, "a closed game's place is free");
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["games"], 2, "{health}");
+    assert_eq!(health["engines"], 1);
+}
+
+/// Engines are shared: with one, a second analysis at once is refused (503, try again),
+/// while engine moves queue and are all played.
+#[test]
+fn one_engine_serves_every_game_in_turn() {
+    let server = Server::start_with(&["--engines", "1"]);
+    let (_, a) = server.post("/api/games", json!({"engine": "none"}));
+    let (_, b) = server.post("/api/games", json!({"engine": "none"}));
+    let (a, b) = (a["id"].as_u64().unwrap(), b["id"].as_u64().unwrap());
+    let (code, _) = server.post(&format!("/api/games/{a}/analyse"), json!({"lines": 1}));
+    assert_eq!(code, 200);
+    let _stream = events(&server, &format!("/api/games/{a}/events"));
+    let (code, busy) = server.post(&format!("/api/games/{b}/analyse"), json!({"lines": 1}));
+    assert_eq!(code, 503, "{busy}");
+    assert!(busy["error"].as_str().unwrap().contains("busy"), "{busy}");
+    server.post(&format!("/api/games/{a}/analyse"), json!({"lines": 0}));
+    // Four games where the engine moves first, all at once: each gets its move.
+    let ids: Vec<u64> = (0..4)
+        .map(|_| {
+            let (code, s) = server.post(
+                "/api/games",
+                json!({"engine": "white", "level": 5, "movetime_ms": 200}),
+            );
+            assert_eq!(code, 201, "{s}");
+            s["id"].as_u64().unwrap()
+        })
+        .collect();
+    for id in ids {
+        let state = wait_for("a queued engine move", Duration::from_secs(15), || {
+            let (_, s) = server.get(&format!("/api/games/{id}"));
+            (moves_of(&s).len() == 1).then_some(s)
+        });
+        check_with_rules(&state);
+    }
+}
+
+/// Bodies over the limit get 413, unknown and malformed requests one line of JSON, too
+/// many event streams from one client 429, and a sender that stops mid-headers is cut off;
+/// the server answers on.
+#[test]
+fn hostile_requests_are_refused_and_the_server_goes_on() {
+    let server = Server::start();
+    let big = format!(r#"{{"fen": "{}"}}"#, "x".repeat(100_000));
+    let request = format!(
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{big}",
+        big.len()
+    );
+    let (status, text) = raw(&server, request.as_bytes());
+    assert_eq!(status, 413, "{text}");
+    assert!(
+        text.contains(r#""error":"the request body is larger than 65536 bytes""#),
+        "{text}"
+    );
+    let (status, text) = raw(
+        &server,
+        b"BREW /coffee HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert!((400..500).contains(&status), "{text}");
+    assert!(text.contains("\"error\""), "{text}");
+    let (status, _) = raw(&server, b"\x00\x01garbage\r\n\r\n");
+    assert!(status == 400 || status == 0);
+    // Sixteen streams from one address, then a refusal.
+    let (_, state) = server.post("/api/games", json!({"engine": "none"}));
+    let id = state["id"].as_u64().unwrap();
+    let streams: Vec<_> = (0..16)
+        .map(|_| events(&server, &format!("/api/games/{id}/events")))
+        .collect();
+    for s in &streams {
+        s.recv_timeout(Duration::from_secs(5))
+            .expect("the stream's first state");
+    }
+    let (code, refused) = server.get(&format!("/api/games/{id}/events"));
+    assert_eq!(code, 429, "{refused}");
+    drop(streams);
+    // A client that sends half its headers and stops is cut off (10 s).
+    let started = std::time::Instant::now();
+    let (status, _) = raw(&server, b"GET /api/health HTTP/1.1\r\nHost: x\r\n");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    assert!(status == 408 || status == 0, "{status}");
+    assert_eq!(server.get("/api/health").0, 200);
+}
+
+/// Random and mutated requests, a fixed number: each gets an answer or a closed
+/// connection, never a hang, and the server answers a plain request after them.
+#[test]
+fn fuzzed_requests_never_stop_the_server() {
+    let mut server = Server::start();
+    let (_, state) = server.post("/api/games", json!({"engine": "black", "movetime_ms": 50}));
+    let id = state["id"].as_u64().unwrap();
+    let seeds = [
+        format!("POST /api/games/{id}/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{{\"move\": \"a2a3\"}}"),
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 35\r\nConnection: close\r\n\r\n{\"variant\": \"toy\", \"engine\": \"none\"}".to_string(),
+        format!("GET /api/games/{id}/pgn HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+        format!("POST /api/games/{id}/analyse HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\nConnection: close\r\n\r\n{{\"lines\": 2}}"),
+        "POST /api/live HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\nConnection: close\r\n\r\n{\"type\": \"match\"}".to_string(),
+    ];
+    let mut rng = Rng::new(44);
+    let mut answered = 0;
+    for k in 0..400 {
+        let mut bytes = seeds[k % seeds.len()].clone().into_bytes();
+        let edits = 1 + rng.below(6);
+        for _ in 0..edits {
+            if bytes.is_empty() {
+                bytes.push(b'G');
+            }
+            let at = rng.below(bytes.len());
+            match rng.below(4) {
+                0 => bytes[at] = rng.below(256) as u8,
+                1 => {
+                    bytes.remove(at);
+                }
+                2 => bytes.insert(at, b"{}[]\":,\r\n 0-9ax\xff"[rng.below(16)]),
+                _ => bytes.truncate(at.max(1)),
+            }
+        }
+        // A request cut short waits for the rest until the header timeout: only whole
+        // ones count as needing an answer, and the rest are closed by us.
+        let (status, _) = raw_with_deadline(&server, &bytes);
+        answered += usize::from(status != 0);
+        if k % 50 == 0 {
+            assert!(server.alive(), "the server died at request {k}");
+        }
+    }
+    assert!(answered > 200, "only {answered} of 400 answered");
+    assert!(server.alive());
+    assert_eq!(server.get("/api/health").0, 200);
+}
+
+/// As [`raw`], but the write side is closed after the request, so a request cut short
+/// ends at once instead of waiting for the header timeout.
+fn raw_with_deadline(server: &Server, request: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let address = server.url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = stream.write_all(request);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+/// Off loopback (or with --token) every change needs the token; reading stays open.
+#[test]
+fn changes_need_the_token_where_one_is_set() {
+    for args in [&["--token", "s3cret"][..], &["--host", "0.0.0.0"][..]] {
+        let server = Server::start_with(args);
+        let token = server.token.clone().expect("the address carries the token");
+        if args[0] == "--token" {
+            assert_eq!(token, "s3cret");
+        } else {
+            assert_eq!(token.len(), 32);
+        }
+        let (code, refused) = server.post("/api/games", json!({"engine": "none"}));
+        assert_eq!(code, 401, "{refused}");
+        assert!(refused["error"].as_str().unwrap().contains("token"));
+        let (code, state) = server.post_token("/api/games", json!({"engine": "none"}));
+        assert_eq!(code, 201, "{state}");
+        let id = state["id"].as_u64().unwrap();
+        // Watching needs none.
+        assert_eq!(server.get(&format!("/api/games/{id}")).0, 200);
+        assert_eq!(server.get("/api/live").0, 200);
+        let (code, _) = server.post(&format!("/api/games/{id}/move"), json!({"move": "a2a3"}));
+        assert_eq!(code, 401);
+        let (code, _) =
+            server.post_token(&format!("/api/games/{id}/move"), json!({"move": "a2a3"}));
+        assert_eq!(code, 200);
+        let (code, _) = web::call_with(
+            "POST",
+            &format!("{}/api/live", server.url),
+            Some(json!({"type": "match"})),
+            Some("wrong"),
+        );
+        assert_eq!(code, 401);
+        // ?token= in the address works too (what `match --publish` is given).
+        let (code, _) = web::call(
+            "POST",
+            &format!("{}/api/live?token={token}", server.url),
+            Some(
+                json!({"type": "match", "engines": ["a", "b"], "variant": "breakthrough", "games": 2}),
+            ),
+        );
+        assert_eq!(code, 204);
+    }
+    // On loopback without --token nothing is needed.
+    let server = Server::start();
+    assert!(server.token.is_none());
+    assert_eq!(server.post("/api/games", json!({"engine": "none"})).0, 201);
+}
+
+/// Games are kept in the store: a server killed (SIGKILL) and started again on the same
+/// file shows the same games, their players go on, and a game where the engine was to
+/// move gets its move.
+#[test]
+fn games_survive_a_killed_server() {
+    let dir = std::env::temp_dir().join(format!("bt-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite").display().to_string();
+    let mut server = Server::start_with(&["--db", &db]);
+    let (_, two) = server.post("/api/games", json!({"engine": "none"}));
+    let two = two["id"].as_u64().unwrap();
+    let mut state = Value::Null;
+    for _ in 0..5 {
+        let (_, s) = server.get(&format!("/api/games/{two}"));
+        let m = s["legal"][0].as_str().unwrap().to_string();
+        let (code, s) = server.post(&format!("/api/games/{two}/move"), json!({"move": m}));
+        assert_eq!(code, 200);
+        state = s;
+    }
+    // Against the engine with a clock: the person moves, then the server dies at once,
+    // before (or while) the engine answers.
+    let (_, vs) = server.post(
+        "/api/games",
+        json!({"engine": "black", "level": 2, "minutes": 5, "increment": 0}),
+    );
+    let vs = vs["id"].as_u64().unwrap();
+    let (code, _) = server.post(&format!("/api/games/{vs}/move"), json!({"move": "a2a3"}));
+    assert_eq!(code, 200);
+    server.kill();
+    let server = Server::start_with(&["--db", &db]);
+    let (code, again) = server.get(&format!("/api/games/{two}"));
+    assert_eq!(code, 200, "{again}");
+    assert_eq!(again["moves"], state["moves"]);
+    assert_eq!(again["fen"], state["fen"]);
+    let m = again["legal"][0].as_str().unwrap().to_string();
+    assert_eq!(
+        server
+            .post(&format!("/api/games/{two}/move"), json!({"move": m}))
+            .0,
+        200
+    );
+    let answered = wait_for(
+        "the engine's move after the restart",
+        Duration::from_secs(15),
+        || {
+            let (_, s) = server.get(&format!("/api/games/{vs}"));
+            (moves_of(&s).len() == 2).then_some(s)
+        },
+    );
+    assert_eq!(moves_of(&answered)[0], "a2a3");
+    assert!(
+        answered["clock"]["white"].as_u64().unwrap() > 200_000,
+        "{answered}"
+    );
+    check_with_rules(&answered);
+    // New games get new numbers.
+    let (_, new) = server.post("/api/games", json!({"engine": "none"}));
+    assert!(new["id"].as_u64().unwrap() > vs);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,9 @@
 //! `breakthrough serve`: one page to play against the engine, analyse, and watch matches
-//! live, served from the binary. HTTP by axum on tokio (the `serve` feature); the games
-//! and their engines live in `game.rs` as plain threads, the live matches in `live.rs`.
+//! live, served from the binary. HTTP by axum on tokio (the `serve` feature), each
+//! connection served by hyper with a header timeout; the games and the engines they share
+//! live in `game.rs` as plain threads, the live matches in `live.rs`. Limits (games,
+//! engines, connections, event streams, body size, time per request) are in [`Settings`]
+//! and engine.md's "Limits and failure behaviour".
 //!
 //! The API (JSON bodies and answers; errors are `{"error": "..."}` with a 4xx status):
 //! - `POST /api/games` starts a game (see `game::NewGameRequest`) and answers its
@@ -15,14 +18,17 @@
 mod game;
 mod live;
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::net::SocketAddr;
-use std::sync::Arc;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -32,6 +38,7 @@ use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::{Stream, StreamExt};
 
 use crate::util::lines::outln;
+pub(crate) use game::Limits;
 use game::{AnalyseRequest, ApiError, LevelRequest, MoveRequest, NewGame, Sessions};
 use live::Live;
 
@@ -51,11 +58,37 @@ pub(crate) enum ServeError {
     },
     #[error("the server stopped: {0}")]
     Serve(std::io::Error),
+    #[error("cannot start: {0}")]
+    Engines(String),
 }
+
+/// How the server runs: where, for whom, and within which limits.
+pub(crate) struct Settings {
+    pub(crate) addr: SocketAddr,
+    pub(crate) open: bool,
+    pub(crate) limits: Limits,
+    /// Required of every request that changes something (`None`: none required).
+    pub(crate) token: Option<String>,
+    /// The game store (SQLite); `:memory:` keeps nothing.
+    pub(crate) db: std::path::PathBuf,
+}
+
+/// Request bodies larger than this are refused (413).
+const MAX_BODY: usize = 64 << 10;
+/// A request's headers must arrive within this, its handling end within [`REQUEST_TIME`].
+const HEADER_TIME: Duration = Duration::from_secs(10);
+const REQUEST_TIME: Duration = Duration::from_secs(10);
+/// Connections served at once; more are answered 503 and closed.
+const MAX_CONNECTIONS: usize = 1024;
+/// Event streams one client address holds at once; more are refused (429).
+const MAX_STREAMS: usize = 16;
 
 struct App {
     sessions: Arc<Sessions>,
     live: Live,
+    token: Option<String>,
+    /// Open event streams per client address.
+    streams: Mutex<HashMap<IpAddr, usize>>,
 }
 
 type Shared = Arc<App>;
@@ -66,16 +99,44 @@ impl IntoResponse for ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NoSuchGame(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Busy(_) | ApiError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Closed(_) => StatusCode::GONE,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         (status, axum::Json(json!({"error": self.to_string()}))).into_response()
     }
 }
 
-/// Serves until interrupted (Ctrl-C). Prints the page's address on stdout.
-pub(crate) fn run(addr: SocketAddr, open: bool) -> Result<(), ServeError> {
+/// A token of 32 hex digits from the clock and the process (not a cryptographic
+/// generator: good against other users of a network, not against one who can guess when
+/// the server started to the nanosecond).
+pub(crate) fn new_token() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = crate::util::rng::Rng::new(nanos ^ (u64::from(std::process::id()) << 32));
+    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+}
+
+/// Serves until interrupted (Ctrl-C). Prints the page's address on stdout (with the token
+/// when one is required).
+pub(crate) fn run(settings: Settings) -> Result<(), ServeError> {
+    let Settings {
+        addr,
+        open,
+        limits,
+        token,
+        db,
+    } = settings;
+    let store = game::Store::open(&db).map_err(|e| ServeError::Engines(e.to_string()))?;
+    // Requests that lock a game run on the blocking pool: a few threads, soon let go,
+    // so a burst of clients costs no lasting threads (or their allocator arenas).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .max_blocking_threads(16)
+        .thread_keep_alive(Duration::from_secs(1))
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
@@ -84,15 +145,21 @@ pub(crate) fn run(addr: SocketAddr, open: bool) -> Result<(), ServeError> {
             .await
             .map_err(|error| ServeError::Bind { addr, error })?;
         let bound = listener.local_addr().map_err(ServeError::Serve)?;
-        let url = format!("http://{bound}/");
+        let url = match &token {
+            Some(t) => format!("http://{bound}/?token={t}"),
+            None => format!("http://{bound}/"),
+        };
         outln!("serving on {url}");
         if !bound.ip().is_loopback() {
-            log::warn!("listening on {bound}: other machines can reach the page");
+            log::warn!(
+                "listening on {bound}: other machines can reach the page; changes need the token"
+            );
         }
         if open {
             open_browser(&url);
         }
-        let (sessions, answers) = Sessions::new();
+        let (sessions, answers) =
+            Sessions::new(limits, Some(store)).map_err(|e| ServeError::Engines(e.to_string()))?;
         let keeper = sessions.clone();
         std::thread::Builder::new()
             .name("sessions".into())
@@ -101,14 +168,70 @@ pub(crate) fn run(addr: SocketAddr, open: bool) -> Result<(), ServeError> {
         let app = Arc::new(App {
             sessions,
             live: Live::new(),
+            token,
+            streams: Mutex::new(HashMap::new()),
         });
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(ServeError::Serve)
+        accept(listener, router(app)).await
     })
+}
+
+/// Serves each connection with hyper (HTTP/1.1, headers within [`HEADER_TIME`]), at most
+/// [`MAX_CONNECTIONS`] at once, until Ctrl-C.
+async fn accept(listener: tokio::net::TcpListener, router: Router) -> Result<(), ServeError> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+    let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of file descriptors and the like: wait, then go on serving.
+                Err(e) => {
+                    log::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut interrupted => return Ok(()),
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            tokio::spawn(refuse_connection(stream));
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let router = router.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(
+                move |mut request: hyper::Request<hyper::body::Incoming>| {
+                    request
+                        .extensions_mut()
+                        .insert(axum::extract::ConnectInfo(peer));
+                    router.clone().oneshot(request.map(Body::new))
+                },
+            );
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIME)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            if let Err(e) = served {
+                log::debug!("connection from {peer}: {e}");
+            }
+            drop(permit);
+        });
+    }
+}
+
+/// A connection beyond [`MAX_CONNECTIONS`]: one 503 answer, then closed.
+async fn refuse_connection(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let body = r#"{"error":"the server is serving its most connections: try again in a moment"}"#;
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(2), stream.write_all(answer.as_bytes())).await;
 }
 
 fn open_browser(url: &str) {
@@ -163,7 +286,68 @@ fn router(app: Shared) -> Router {
                 (StatusCode::METHOD_NOT_ALLOWED, axum::Json(error))
             },
         )
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
+}
+
+/// Every request: the token where one is required for changes, a time limit, and errors
+/// as one line of JSON (a body over the limit is 413, a request too slow 408).
+async fn guard(State(app): State<Shared>, request: Request, next: Next) -> Response {
+    if request.method() != Method::GET
+        && request.method() != Method::HEAD
+        && let Some(token) = &app.token
+        && !carries_token(&request, token)
+    {
+        return ApiError::Unauthorized(
+            "this server needs its token for changes: open the page by the address it printed (…/?token=…)"
+                .into(),
+        )
+        .into_response();
+    }
+    let answer = match tokio::time::timeout(REQUEST_TIME, next.run(request)).await {
+        Ok(answer) => answer,
+        Err(_) => {
+            let error = json!({"error": format!("the request took longer than {} s", REQUEST_TIME.as_secs())});
+            return (StatusCode::REQUEST_TIMEOUT, axum::Json(error)).into_response();
+        }
+    };
+    let is_json = answer.headers().get(header::CONTENT_TYPE).is_some_and(|v| {
+        v.as_bytes().starts_with(b"application/json")
+            || v.as_bytes().starts_with(b"text/event-stream")
+    });
+    let status = answer.status();
+    if status.is_success() || is_json || !(status.is_client_error() || status.is_server_error()) {
+        return answer;
+    }
+    // axum's own refusals (a body too large, a bad header) come as plain text.
+    let text = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request body is larger than {} bytes", MAX_BODY)
+        }
+        other => format!("the request was refused ({other})"),
+    };
+    let mut json = axum::Json(json!({"error": text})).into_response();
+    *json.status_mut() = status;
+    json
+}
+
+/// Whether `request` carries `token`: `X-Token: T`, `Authorization: Bearer T` or `?token=T`.
+fn carries_token(request: &Request, token: &str) -> bool {
+    let headers = request.headers();
+    let header_is = |name: header::HeaderName, prefix: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix(prefix))
+            .is_some_and(|v| v == token)
+    };
+    let query = request.uri().query().unwrap_or("");
+    header_is(header::HeaderName::from_static("x-token"), "")
+        || header_is(header::AUTHORIZATION, "Bearer ")
+        || query
+            .split('&')
+            .any(|kv| kv.strip_prefix("token=") == Some(token))
 }
 
 fn page(body: &'static str, kind: &'static str) -> Response {
@@ -208,7 +392,15 @@ async fn blocking<T: Send + 'static>(
 }
 
 async fn health(State(app): State<Shared>) -> Response {
-    axum::Json(json!({"ok": true, "games": app.sessions.len()})).into_response()
+    let (engines, searching) = app.sessions.engines();
+    let limits = app.sessions.limits;
+    let streams: usize = app.streams.lock().map_or(0, |s| s.values().sum());
+    axum::Json(json!({
+        "ok": true, "games": app.sessions.len(), "max_games": limits.games,
+        "engines": engines, "searching": searching, "event_streams": streams,
+        "token_required": app.token.is_some(),
+    }))
+    .into_response()
 }
 
 async fn new_game(State(app): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
@@ -304,26 +496,74 @@ async fn set_level(
     .await
 }
 
-/// Server-sent events: `first`, then everything sent on `rx` (a page too slow to keep up
-/// misses some `info`; the next `state` brings it back in step).
+/// One open event stream of a client address, counted while it lives.
+struct StreamPass {
+    app: Shared,
+    ip: IpAddr,
+}
+
+impl StreamPass {
+    /// A pass for `ip`, unless it holds [`MAX_STREAMS`] already.
+    fn new(app: &Shared, ip: IpAddr) -> Result<StreamPass, ApiError> {
+        let mut streams = app.streams.lock().unwrap_or_else(|e| e.into_inner());
+        let open = streams.entry(ip).or_default();
+        if *open >= MAX_STREAMS {
+            return Err(ApiError::TooMany(format!(
+                "{MAX_STREAMS} event streams are open from {ip} already: close one"
+            )));
+        }
+        *open += 1;
+        Ok(StreamPass {
+            app: app.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for StreamPass {
+    fn drop(&mut self) {
+        let mut streams = self.app.streams.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = streams.get_mut(&self.ip) {
+            *open -= 1;
+            if *open == 0 {
+                streams.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Server-sent events: `first`, then everything sent on `rx`. The channel keeps at most
+/// its last 256 events for a reader that does not keep up (a page too slow misses some
+/// `info`; the next `state` brings it back in step), so a client that never reads costs
+/// that and its socket's buffers, no more.
 fn event_stream(
     first: Value,
     rx: broadcast::Receiver<String>,
+    pass: StreamPass,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let first = tokio_stream::once(Ok(Event::default().data(first.to_string())));
-    let rest =
-        BroadcastStream::new(rx).filter_map(|r| r.ok().map(|text| Ok(Event::default().data(text))));
+    let rest = BroadcastStream::new(rx).filter_map(move |r| {
+        let _held = &pass;
+        r.ok().map(|text| Ok(Event::default().data(text)))
+    });
     Sse::new(first.chain(rest)).keep_alive(KeepAlive::default())
+}
+
+/// The client's address (the connection's peer).
+fn client(request_peer: Option<axum::Extension<axum::extract::ConnectInfo<SocketAddr>>>) -> IpAddr {
+    request_peer.map_or(IpAddr::from([127, 0, 0, 1]), |c| c.0.0.ip())
 }
 
 async fn game_events(
     State(app): State<Shared>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<SocketAddr>>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let session = app.sessions.get(game_id(&id)?)?;
+    let pass = StreamPass::new(&app, client(peer))?;
     let rx = session.events.subscribe();
     let state = session.lock().state(session.id);
-    Ok(event_stream(state, rx).into_response())
+    Ok(event_stream(state, rx, pass).into_response())
 }
 
 async fn live_publish(State(app): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
@@ -335,7 +575,14 @@ async fn live_snapshot(State(app): State<Shared>) -> Response {
     axum::Json(app.live.snapshot()).into_response()
 }
 
-async fn live_events(State(app): State<Shared>) -> Response {
+async fn live_events(
+    State(app): State<Shared>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<SocketAddr>>>,
+) -> Response {
+    let pass = match StreamPass::new(&app, client(peer)) {
+        Ok(p) => p,
+        Err(refused) => return refused.into_response(),
+    };
     let rx = app.live.events.subscribe();
-    event_stream(app.live.snapshot(), rx).into_response()
+    event_stream(app.live.snapshot(), rx, pass).into_response()
 }

@@ -30,9 +30,15 @@ pub(crate) struct Publisher {
 }
 
 impl Publisher {
-    /// A publisher to `url` (`http://HOST:PORT`, with or without a final `/`).
+    /// A publisher to `url` (`http://HOST:PORT`, with or without a final `/`, and
+    /// `?token=T` for a server that needs its token: the address it printed).
     pub(crate) fn start(url: &str) -> Result<Publisher, PublishError> {
-        let rest = url
+        let (address, query) = url.split_once('?').unwrap_or((url, ""));
+        let token: Option<String> = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("token="))
+            .map(str::to_string);
+        let rest = address
             .strip_prefix("http://")
             .ok_or_else(|| PublishError::Address(url.into()))?
             .trim_end_matches('/');
@@ -52,7 +58,7 @@ impl Publisher {
         let sender = std::thread::spawn(move || {
             let mut failing = false;
             for event in rx {
-                match post(addr, &host, &event.to_string()) {
+                match post(addr, &host, token.as_deref(), &event.to_string()) {
                     Ok(()) => failing = false,
                     Err(e) if !failing => {
                         log::warn!(
@@ -85,8 +91,9 @@ impl Publisher {
     }
 }
 
-/// One `POST /api/live` with a JSON body; an answer other than 2xx is an error.
-fn post(addr: SocketAddr, host: &str, body: &str) -> Result<(), String> {
+/// One `POST /api/live` with a JSON body (and the server's token); an answer other than
+/// 2xx is an error.
+fn post(addr: SocketAddr, host: &str, token: Option<&str>, body: &str) -> Result<(), String> {
     let mut stream = TcpStream::connect_timeout(&addr, TIMEOUT).map_err(|e| e.to_string())?;
     stream
         .set_read_timeout(Some(TIMEOUT))
@@ -94,8 +101,9 @@ fn post(addr: SocketAddr, host: &str, body: &str) -> Result<(), String> {
     stream
         .set_write_timeout(Some(TIMEOUT))
         .map_err(|e| e.to_string())?;
+    let token = token.map_or(String::new(), |t| format!("X-Token: {t}\r\n"));
     let request = format!(
-        "POST /api/live HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /api/live HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n{token}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream

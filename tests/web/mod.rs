@@ -14,12 +14,24 @@ pub struct Server {
     child: Child,
     /// `http://127.0.0.1:PORT` (no final slash).
     pub url: String,
+    /// The token it printed, if it needs one.
+    pub token: Option<String>,
 }
 
 impl Server {
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server with more arguments (limits, a token); without `--db`, it keeps its games
+    /// in memory only.
+    pub fn start_with(args: &[&str]) -> Server {
+        let memory = ["--db", ":memory:"];
+        let db: &[&str] = if args.contains(&"--db") { &[] } else { &memory };
         let mut child = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
             .args(["serve", "--port", "0"])
+            .args(db)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -34,13 +46,46 @@ impl Server {
         let line = rx
             .recv_timeout(Duration::from_secs(20))
             .expect("the server prints its address");
-        let url = line
+        let printed = line
             .trim()
             .strip_prefix("serving on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Server { child, url }
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        let (url, token) = match printed.split_once("/?token=") {
+            Some((url, token)) => (url.to_string(), Some(token.to_string())),
+            None => (printed.trim_end_matches('/').to_string(), None),
+        };
+        Server { child, url, token }
+    }
+
+    /// Kills the server at once (SIGKILL: nothing is tidied up).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// The process's resident memory (kB) and threads, from /proc.
+    pub fn memory_and_threads(&self) -> (u64, u64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (field("VmRSS:"), field("Threads:"))
+    }
+
+    /// A POST carrying the server's token.
+    pub fn post_token(&self, path: &str, body: Value) -> (u16, Value) {
+        call_with(
+            "POST",
+            &format!("{}{path}", self.url),
+            Some(body),
+            self.token.as_deref(),
+        )
     }
 
     /// Whether the process still runs.
@@ -67,7 +112,20 @@ impl Drop for Server {
 /// One request with an optional JSON body; the status and the JSON answer (`null` when
 /// the answer is not JSON).
 pub fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
-    let request = ureq::request(method, url).timeout(Duration::from_secs(30));
+    call_with(method, url, body, None)
+}
+
+/// [`call`] with an `X-Token` header.
+pub fn call_with(
+    method: &str,
+    url: &str,
+    body: Option<Value>,
+    token: Option<&str>,
+) -> (u16, Value) {
+    let mut request = ureq::request(method, url).timeout(Duration::from_secs(30));
+    if let Some(t) = token {
+        request = request.set("X-Token", t);
+    }
     let answer = match body {
         Some(b) => request.send_json(b),
         None => request.call(),

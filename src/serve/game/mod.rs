@@ -1,11 +1,14 @@
-//! One browser tab's game: the moves, the clocks, and the engine (the same [`Engine`]
-//! facade the UCI mode drives) playing one side or analysing. Everything here is plain
-//! threads and locks; the HTTP layer (`serve/mod.rs`) only calls in and sends the events
-//! on. `request.rs` reads what the page asks, `sessions.rs` keeps every tab's game and
-//! runs its engine, `view.rs` shows a game as the page's JSON and as PGN.
+//! One browser tab's game: the moves, the clocks, and an engine of the shared pool (the
+//! same [`Engine`] facade the UCI mode drives) playing one side or analysing while it
+//! searches. Everything here is plain threads and locks; the HTTP layer (`serve/mod.rs`)
+//! only calls in and sends the events on. `request.rs` reads what the page asks,
+//! `sessions.rs` keeps every tab's game and gives it engines from `pool.rs`, `view.rs`
+//! shows a game as the page's JSON and as PGN.
 
+mod pool;
 mod request;
 mod sessions;
+mod store;
 mod view;
 
 use std::time::{Duration, Instant};
@@ -13,10 +16,12 @@ use std::time::{Duration, Instant};
 use crate::engine::{Engine, StartingPoint};
 use crate::registry::{AnyMove, AnyPosition, History};
 use crate::rulesets::Color;
+use pool::Pool;
 
 use request::bad;
 pub(crate) use request::{AnalyseRequest, ApiError, LevelRequest, MoveRequest, NewGame, read};
-pub(crate) use sessions::{Session, Sessions};
+pub(crate) use sessions::{Limits, Session, Sessions};
+pub(crate) use store::Store;
 
 /// The clock of a game with one.
 struct GameClock {
@@ -34,7 +39,6 @@ enum EngineTask {
 }
 
 pub(crate) struct Game {
-    engine: Engine,
     history: History,
     engine_side: Option<Color>,
     level: u64,
@@ -44,7 +48,12 @@ pub(crate) struct Game {
     ended: Option<(Option<Color>, String)>,
     /// Counts the engine's tasks, so an answer to an earlier one is not applied.
     generation: u64,
+    /// What an engine does for the game; a move may wait for a free engine.
     task: Option<EngineTask>,
+    /// The pool's engine searching for the game, while one does.
+    lease: Option<usize>,
+    /// When the running analysis started (analyses end after a while: engines are shared).
+    analysis_since: Option<Instant>,
     /// The analysis asked for: lines, and the ply of the game analysed.
     analysis: Option<(u64, usize)>,
     /// When the page last asked anything: idle sessions are dropped.
@@ -54,11 +63,15 @@ pub(crate) struct Game {
 }
 
 impl Game {
-    /// Stops whatever the engine does; its answer, if any, will be ignored.
-    fn halt(&mut self) {
+    /// Stops whatever an engine does for the game and gives the engine back; its answer,
+    /// if any, will be ignored.
+    fn halt(&mut self, pool: &Pool) {
         self.generation += 1;
-        self.engine.stop();
+        if let Some(i) = self.lease.take() {
+            pool.give_back(i);
+        }
         self.task = None;
+        self.analysis_since = None;
     }
 
     fn side_after(&self, plies: usize) -> Color {
@@ -82,20 +95,34 @@ impl Game {
         pos
     }
 
-    /// Sets the engine's position (the game up to `ply`), lines and level.
-    fn prepare(&mut self, ply: usize, lines: u64, level: u64) -> Result<(), ApiError> {
+    /// Sets `engine` to this game: its rule set, position (the game up to `ply`), lines
+    /// and level.
+    fn prepare(
+        &self,
+        engine: &mut Engine,
+        ply: usize,
+        lines: u64,
+        level: u64,
+    ) -> Result<(), ApiError> {
+        fn internal(e: impl std::fmt::Display) -> ApiError {
+            ApiError::Internal(e.to_string())
+        }
+        let variant = self.history.start().variant();
+        if engine.variant().rules != variant {
+            engine
+                .set_option("UCI_Variant", Some(variant.name()))
+                .map_err(internal)?;
+        }
         let start = StartingPoint::Fen(self.history.start().to_fen());
         let moves: Vec<String> = self.history.moves()[..ply]
             .iter()
             .map(AnyMove::to_string)
             .collect();
-        self.engine
-            .set_position(&start, &moves)
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        engine.set_position(&start, &moves).map_err(internal)?;
         for (name, value) in [("Skill Level", level), ("MultiPV", lines)] {
-            self.engine
+            engine
                 .set_option(name, Some(&value.to_string()))
-                .map_err(|e| ApiError::Internal(e.to_string()))?;
+                .map_err(internal)?;
         }
         Ok(())
     }

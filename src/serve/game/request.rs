@@ -21,6 +21,21 @@ pub(crate) enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// No engine free for an analysis (503: try again).
+    #[error("{0}")]
+    Busy(String),
+    /// The server holds its most games (503: try again later).
+    #[error("{0}")]
+    Full(String),
+    /// The game was closed for idleness (410).
+    #[error("{0}")]
+    Closed(String),
+    /// The request needs the server's token (401).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Too many event streams from one client (429).
+    #[error("{0}")]
+    TooMany(String),
     #[error("{0}")]
     Internal(String),
 }
@@ -94,7 +109,7 @@ pub(crate) struct LevelRequest {
 /// How a new game is set up, checked.
 #[derive(Debug)]
 pub(crate) struct NewGame {
-    pub(crate) variant: Variant,
+    /// The start (its rule set and board with it).
     pub(crate) start: AnyPosition,
     pub(crate) moves: Vec<String>,
     /// The side the engine plays (`None`: nobody, for analysis or two people).
@@ -111,11 +126,10 @@ impl NewGame {
     /// Checks a request: the rule set, the start and moves (a PGN's, if given), the
     /// level and the clock.
     pub(crate) fn from_request(request: NewGameRequest) -> Result<NewGame, ApiError> {
-        let (variant, start, moves) = request.game()?;
+        let (_, start, moves) = request.game()?;
         // The moves are checked here, so a bad one is named before a game exists.
         History::from_moves(start.clone(), &moves).map_err(|e| bad(e.to_string()))?;
         Ok(NewGame {
-            variant,
             start,
             moves,
             engine_side: match request.engine.unwrap_or(EngineSide::Black) {

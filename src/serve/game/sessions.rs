@@ -1,7 +1,8 @@
-//! Every tab's game, and its engine at work: moves, takebacks, analyses, the engine's
-//! answers played when they come, clocks and forgotten tabs looked after.
+//! Every tab's game, and the shared engines at work for them: moves, takebacks, analyses,
+//! the engines' answers played when they come, games waiting for an engine served in turn,
+//! clocks and forgotten tabs looked after.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -10,21 +11,40 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
+use super::pool::Pool;
+use super::store::Store;
 use super::view::info_json;
 use super::{ApiError, EngineTask, Game, GameClock, NewGame, bad};
-use crate::engine::{Engine, GoRequest, Player};
+use crate::engine::GoRequest;
 use crate::registry::{AnyMove, History};
 use crate::rulesets::Color;
 use crate::search::Info;
 
-/// Sessions kept at once; a new one beyond this replaces the least recently used.
-const MAX_SESSIONS: usize = 32;
-/// A session nobody has asked about for this long is dropped.
-const IDLE: Duration = Duration::from_secs(3600);
 /// An analysis nobody follows (every event stream closed) for this long is stopped.
 const UNWATCHED: Duration = Duration::from_secs(3);
 /// Analysis lines at most.
 const MAX_MULTIPV: u64 = 8;
+/// Closed games remembered, to tell their players what became of them.
+const REMEMBERED: usize = 100_000;
+
+/// What the server holds at most, and for how long.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Engines shared by every game: searches at once.
+    pub(crate) engines: usize,
+    /// Games kept at once; a new one beyond is refused (503).
+    pub(crate) games: usize,
+    /// A game nobody has asked about for this long is closed (and its place reused).
+    pub(crate) idle: Duration,
+    /// An analysis runs at most this long before it is stopped.
+    pub(crate) analysis: Duration,
+}
+
+/// What the sessions' thread hears: an engine's answer, or that an engine is free.
+pub(crate) enum Message {
+    Answer(EngineAnswer),
+    Wake,
+}
 
 /// An engine's answer on its way to the session that asked (see [`Sessions::deliver`]).
 pub(crate) struct EngineAnswer {
@@ -52,51 +72,152 @@ impl Session {
     }
 }
 
-/// Every session of the server, and the channel engines answer through.
+/// Every session of the server, the engines they share, and the channel engines answer
+/// through.
 pub(crate) struct Sessions {
     map: Mutex<HashMap<u64, Arc<Session>>>,
     next_id: AtomicU64,
-    answers: mpsc::Sender<EngineAnswer>,
+    answers: mpsc::Sender<Message>,
+    pool: Pool,
+    /// Games whose engine move waits for a free engine, in turn.
+    waiting: Mutex<VecDeque<u64>>,
+    /// Games closed for idleness, and when: their players are told (410), not "no game".
+    closed: Mutex<VecDeque<(u64, Instant)>>,
+    pub(crate) limits: Limits,
+    /// Where games are kept across restarts, if anywhere.
+    store: Option<Store>,
 }
 
 impl Sessions {
-    /// The sessions, and the receiving end of the engines' answers for [`Sessions::run`].
-    pub(crate) fn new() -> (Arc<Sessions>, mpsc::Receiver<EngineAnswer>) {
+    /// The sessions with their engines, and the receiving end of the engines' messages
+    /// for [`Sessions::run`].
+    /// The games kept in `store` are loaded (an engine's move that was due starts as soon
+    /// as an engine is free).
+    pub(crate) fn new(
+        limits: Limits,
+        store: Option<Store>,
+    ) -> Result<(Arc<Sessions>, mpsc::Receiver<Message>), crate::engine::EngineError> {
         let (tx, rx) = mpsc::channel();
+        let kept = store.as_ref().map(Store::load).unwrap_or_default();
+        let last = store.as_ref().map_or(0, Store::last_id);
         let sessions = Arc::new(Sessions {
             map: Mutex::new(HashMap::new()),
-            next_id: AtomicU64::new(1),
+            next_id: AtomicU64::new(last + 1),
+            pool: Pool::new(limits.engines, tx.clone())?,
             answers: tx,
+            waiting: Mutex::new(VecDeque::new()),
+            closed: Mutex::new(VecDeque::new()),
+            limits,
+            store,
         });
-        (sessions, rx)
+        if !kept.is_empty() {
+            log::warn!("{} games loaded from the store", kept.len());
+        }
+        for (id, mut game) in kept {
+            let due = game.result().is_none()
+                && game.engine_side == Some(game.history.position().side_to_move());
+            if due {
+                game.task = Some(EngineTask::Move);
+                sessions
+                    .waiting
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push_back(id);
+            }
+            let (events, _) = broadcast::channel(256);
+            let session = Arc::new(Session {
+                id,
+                game: Mutex::new(game),
+                events,
+            });
+            sessions.map().insert(id, session);
+        }
+        Ok((sessions, rx))
+    }
+
+    /// Keeps the game as it stands in the store.
+    fn save(&self, session: &Session, game: &Game) {
+        if let Some(store) = &self.store {
+            store.save(session.id, game);
+        }
     }
 
     fn map(&self) -> MutexGuard<'_, HashMap<u64, Arc<Session>>> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn closed(&self) -> MutexGuard<'_, VecDeque<(u64, Instant)>> {
+        self.closed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     pub(crate) fn get(&self, id: u64) -> Result<Arc<Session>, ApiError> {
-        self.map().get(&id).cloned().ok_or(ApiError::NoSuchGame(id))
+        if let Some(s) = self.map().get(&id) {
+            return Ok(s.clone());
+        }
+        let idle = self.limits.idle.as_secs().div_ceil(60);
+        match self.closed().iter().find(|(c, _)| *c == id) {
+            Some(_) => Err(ApiError::Closed(format!(
+                "game {id} was closed after {idle} minutes without a request: start a new one"
+            ))),
+            None => Err(ApiError::NoSuchGame(id)),
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
         self.map().len()
     }
 
-    /// Starts a game; the engine moves at once if it is its turn.
+    /// Engines: in the pool, and searching now.
+    pub(crate) fn engines(&self) -> (usize, usize) {
+        (self.pool.size(), self.pool.size() - self.pool.idle())
+    }
+
+    /// Closes `session` (idle): its engine, if any, is given back.
+    fn close(&self, session: &Session) {
+        session.lock_quietly().halt(&self.pool);
+        if let Some(store) = &self.store {
+            store.close(session.id);
+        }
+        let mut closed = self.closed();
+        closed.push_back((session.id, Instant::now()));
+        while closed.len() > REMEMBERED {
+            closed.pop_front();
+        }
+    }
+
+    /// Closes the games idle past the limit; returns how many.
+    fn close_idle(&self) -> usize {
+        let idle: Vec<Arc<Session>> = {
+            let mut map = self.map();
+            let ids: Vec<u64> = map
+                .values()
+                .filter(|s| s.lock_quietly().touched.elapsed() > self.limits.idle)
+                .map(|s| s.id)
+                .collect();
+            ids.iter().filter_map(|id| map.remove(id)).collect()
+        };
+        for s in &idle {
+            self.close(s);
+        }
+        idle.len()
+    }
+
+    /// Starts a game; the engine moves at once if it is its turn (or as soon as an engine
+    /// is free). At capacity, games idle past the limit are closed first; if none is, the
+    /// new game is refused: a game in play is never dropped to make room.
     pub(crate) fn create(self: &Arc<Self>, spec: NewGame) -> Result<Arc<Session>, ApiError> {
-        let mut engine =
-            Engine::new(Player::Search).map_err(|e| ApiError::Internal(e.to_string()))?;
-        engine
-            .set_option("UCI_Variant", Some(spec.variant.name()))
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
-        engine.new_game();
         let mut history = History::new(spec.start.clone());
         for m in &spec.moves {
             history.play_text(m).map_err(|e| bad(e.to_string()))?;
         }
+        if self.len() >= self.limits.games && self.close_idle() == 0 {
+            return Err(ApiError::Full(format!(
+                "the server holds its most games ({}) and none has been idle {} minutes: try again later",
+                self.limits.games,
+                self.limits.idle.as_secs().div_ceil(60)
+            )));
+        }
         let game = Game {
-            engine,
             history,
             engine_side: spec.engine_side,
             level: spec.level,
@@ -109,6 +230,8 @@ impl Sessions {
             ended: None,
             generation: 0,
             task: None,
+            lease: None,
+            analysis_since: None,
             analysis: None,
             touched: Instant::now(),
             unwatched_since: None,
@@ -120,19 +243,7 @@ impl Sessions {
             game: Mutex::new(game),
             events,
         });
-        {
-            let mut map = self.map();
-            if map.len() >= MAX_SESSIONS {
-                let oldest = map
-                    .values()
-                    .min_by_key(|s| s.lock_quietly().touched)
-                    .map(|s| s.id);
-                if let Some(old) = oldest.and_then(|id| map.remove(&id)) {
-                    old.lock().halt();
-                }
-            }
-            map.insert(id, session.clone());
-        }
+        self.map().insert(id, session.clone());
         self.after_change(&session, &mut session.lock())?;
         Ok(session)
     }
@@ -142,24 +253,42 @@ impl Sessions {
     fn after_change(&self, session: &Session, game: &mut Game) -> Result<(), ApiError> {
         game.check_flag();
         let started = if game.result().is_some() {
-            game.halt();
+            game.halt(&self.pool);
             Ok(())
         } else if game.engine_side == Some(game.history.position().side_to_move()) {
             self.start_move(session, game)
         } else if let Some((lines, _)) = game.analysis {
             game.analysis = Some((lines, game.history.moves().len()));
-            self.start_analysis(session, game)
+            self.start_analysis(session, game).or_else(|e| {
+                // No engine for it now: the analysis ends, and the page hears why.
+                game.analysis = None;
+                session
+                    .send(json!({"type": "analysis-stopped", "best": null, "why": e.to_string()}));
+                Ok(())
+            })
         } else {
             Ok(())
         };
+        self.save(session, game);
         session.send(game.state(session.id));
         started
     }
 
+    /// The engine's move: now if an engine is free, else when one is (in turn).
     fn start_move(&self, session: &Session, game: &mut Game) -> Result<(), ApiError> {
+        let Some(engine) = self.pool.take(0) else {
+            game.task = Some(EngineTask::Move);
+            game.lease = None;
+            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            if !waiting.contains(&session.id) {
+                waiting.push_back(session.id);
+            }
+            return Ok(());
+        };
+        game.lease = Some(engine);
         let plies = game.history.moves().len();
         let level = game.level;
-        game.prepare(plies, 1, level)?;
+        game.prepare(&mut self.pool.engine(engine), plies, 1, level)?;
         let mut request = GoRequest::default();
         match &game.clock {
             Some(c) => {
@@ -178,11 +307,21 @@ impl Sessions {
         self.go(session, game, EngineTask::Move, &request, white)
     }
 
+    /// An analysis, if an engine is free beyond the one kept for engine moves.
     fn start_analysis(&self, session: &Session, game: &mut Game) -> Result<(), ApiError> {
         let Some((lines, ply)) = game.analysis else {
             return Ok(());
         };
-        game.prepare(ply, lines, 20)?;
+        let keep = usize::from(self.pool.size() > 1);
+        let Some(engine) = self.pool.take(keep) else {
+            return Err(ApiError::Busy(format!(
+                "every engine is busy ({} analysing or moving): try again in a moment",
+                self.pool.size()
+            )));
+        };
+        game.lease = Some(engine);
+        game.analysis_since = Some(Instant::now());
+        game.prepare(&mut self.pool.engine(engine), ply, lines, 20)?;
         let request = GoRequest {
             infinite: true,
             ..GoRequest::default()
@@ -209,17 +348,20 @@ impl Sessions {
         });
         let answers = self.answers.clone();
         let done = Box::new(move |result: crate::search::SearchResult<AnyMove>| {
-            let _ = answers.send(EngineAnswer {
+            let _ = answers.send(Message::Answer(EngineAnswer {
                 session: id,
                 generation,
                 best: result.best,
-            });
+            }));
         });
         // Before the search starts, so the page hears of it before its first report.
         session.send(json!({"type": "thinking", "task": format!("{task:?}").to_lowercase(), "generation": generation}));
-        game.engine
-            .go(request, on_info, done)
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let engine = game.lease.expect("an engine is leased before a search");
+        let started = self.pool.engine(engine).go(request, on_info, done);
+        if let Err(e) = started {
+            game.halt(&self.pool);
+            return Err(ApiError::Internal(e.to_string()));
+        }
         game.task = Some(task);
         Ok(())
     }
@@ -242,7 +384,7 @@ impl Sessions {
             .position()
             .parse_move(text.trim())
             .map_err(|e| bad(format!("illegal move '{}': {e}", text.trim())))?;
-        game.halt();
+        game.halt(&self.pool);
         game.make_move(m)?;
         self.after_change(session, &mut game)
     }
@@ -250,7 +392,7 @@ impl Sessions {
     /// Takes back the last move, and the engine's reply before it when the engine plays.
     pub(crate) fn takeback(&self, session: &Session) -> Result<(), ApiError> {
         let mut game = session.lock();
-        game.halt();
+        game.halt(&self.pool);
         let mut plies = game.history.moves().len();
         if plies == 0 {
             return Err(ApiError::Conflict("no move to take back".into()));
@@ -269,6 +411,7 @@ impl Sessions {
         if let Some(c) = &mut game.clock {
             c.since = Instant::now();
         }
+        self.save(session, &game);
         session.send(game.state(session.id));
         if let Some((lines, _)) = game.analysis {
             game.analysis = Some((lines, plies));
@@ -298,7 +441,7 @@ impl Sessions {
                 "the engine is thinking about its move".into(),
             ));
         }
-        game.halt();
+        game.halt(&self.pool);
         if lines == 0 {
             game.analysis = None;
             session.send(game.state(session.id));
@@ -315,6 +458,7 @@ impl Sessions {
         }
         let mut game = session.lock();
         game.level = level;
+        self.save(session, &game);
         session.send(game.state(session.id));
         Ok(())
     }
@@ -329,6 +473,10 @@ impl Sessions {
             return;
         }
         let task = game.task.take();
+        if let Some(i) = game.lease.take() {
+            self.pool.give_back(i);
+        }
+        game.analysis_since = None;
         match (task, answer.best) {
             (Some(EngineTask::Move), Some(m)) if game.result().is_none() => {
                 if let Err(e) = game
@@ -346,23 +494,64 @@ impl Sessions {
         }
     }
 
-    /// Delivers the engines' answers, and once a quarter second looks after the clocks,
-    /// analyses nobody watches any more, and idle sessions. Returns when every sender is
-    /// gone.
-    pub(crate) fn run(self: Arc<Self>, answers: mpsc::Receiver<EngineAnswer>) {
+    /// Gives free engines to the games waiting for their engine's move, in turn.
+    fn serve_waiting(&self) {
+        while self.pool.idle() > 0 {
+            let next = self
+                .waiting
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .pop_front();
+            let Some(id) = next else { return };
+            let Ok(session) = self.get(id) else { continue };
+            let mut game = session.lock_quietly();
+            let due = game.task == Some(EngineTask::Move)
+                && game.lease.is_none()
+                && game.result().is_none()
+                && game.engine_side == Some(game.history.position().side_to_move());
+            if due && let Err(e) = self.start_move(&session, &mut game) {
+                session.send(json!({"type": "error", "error": e.to_string()}));
+            }
+        }
+    }
+
+    /// Delivers the engines' answers, gives free engines to waiting games, and once a
+    /// quarter second looks after the clocks, analyses nobody watches any more (or that
+    /// ran their time), and idle sessions. Returns when every sender is gone.
+    pub(crate) fn run(self: Arc<Self>, messages: mpsc::Receiver<Message>) {
+        let mut last_round = Instant::now();
         loop {
-            match answers.recv_timeout(Duration::from_millis(250)) {
-                Ok(answer) => self.deliver(answer),
+            match messages.recv_timeout(Duration::from_millis(250)) {
+                Ok(Message::Answer(answer)) => self.deliver(answer),
+                Ok(Message::Wake) => {}
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
             }
+            self.serve_waiting();
+            if last_round.elapsed() < Duration::from_millis(250) {
+                continue;
+            }
+            last_round = Instant::now();
             let sessions: Vec<Arc<Session>> = self.map().values().cloned().collect();
             for session in sessions {
                 let mut game = session.lock_quietly();
                 let was_over = game.result().is_some();
                 game.check_flag();
                 if !was_over && game.result().is_some() {
-                    game.halt();
+                    game.halt(&self.pool);
+                    self.save(&session, &game);
+                    session.send(game.state(session.id));
+                }
+                if game.task == Some(EngineTask::Analysis)
+                    && game
+                        .analysis_since
+                        .is_some_and(|t| t.elapsed() > self.limits.analysis)
+                {
+                    // Engines are shared: an analysis has its time, then gives its engine back.
+                    game.halt(&self.pool);
+                    game.analysis = None;
+                    session.send(json!({"type": "analysis-stopped", "best": null,
+                        "why": format!("analyses stop after {} s", self.limits.analysis.as_secs())}));
                     session.send(game.state(session.id));
                 }
                 if game.task == Some(EngineTask::Analysis) {
@@ -375,16 +564,12 @@ impl Sessions {
                         > UNWATCHED
                     {
                         // The tab was closed in the middle of an analysis.
-                        game.halt();
+                        game.halt(&self.pool);
                         game.analysis = None;
                     }
                 }
-                let idle = game.touched.elapsed() > IDLE;
-                drop(game);
-                if idle && let Some(s) = self.map().remove(&session.id) {
-                    s.lock_quietly().halt();
-                }
             }
+            self.close_idle();
         }
     }
 }

@@ -42,6 +42,9 @@ function parseFen(fen) {
   return { files, ranks, cells, side: side === 'b' ? 'black' : 'white' };
 }
 
+// Doorbraak's start (src/rulesets/doorbraak/rules/mod.rs, START_FEN).
+const DOORBRAAK_START = 'ppppp/ppppp/5/5/5/5/5/PPPPP/PPPPP w 0';
+
 function startFen(files, ranks) {
   const rows = [];
   for (let r = ranks; r >= 1; r--) {
@@ -202,11 +205,17 @@ function say(text) {
   $('message').textContent = text;
 }
 
+// The server's token, when it needs one for changes: the page was opened by the address
+// the server printed (…/?token=…).
+const token = new URLSearchParams(location.search).get('token');
+
 async function api(method, url, body) {
   try {
+    const headers = body ? { 'Content-Type': 'application/json' } : {};
+    if (token) headers['X-Token'] = token;
     const res = await fetch(url, {
       method,
-      headers: body ? { 'Content-Type': 'application/json' } : {},
+      headers,
       body: body ? JSON.stringify(body) : undefined,
     });
     const data = res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text();
@@ -263,7 +272,15 @@ function setState(state) {
 
 function render() {
   if (mode === 'watch') return renderLive();
-  if (!game) return;
+  if (!game) {
+    // Before the first game answers (or when the server refused one): the start of the
+    // chosen board, so the page never opens on an empty panel.
+    const variant = $('variant').value;
+    const m = /^\s*(\d)\s*[xX]\s*(\d)\s*$/.exec($('size').value);
+    const fen = variant === 'doorbraak' ? DOORBRAAK_START : startFen(m ? Number(m[1]) : 8, m ? Number(m[2]) : 8);
+    drawBoard(fen, variant, null, null, false);
+    return;
+  }
   const ply = viewPly === null ? game.moves.length : viewPly;
   const move = ply > 0 ? game.moves[ply - 1] : null;
   drawBoard(game.fens[ply], game.variant, move, ply > 0 ? game.fens[ply - 1] : null, personMoves());
@@ -522,7 +539,9 @@ document.addEventListener('keydown', (e) => {
 });
 setInterval(() => { if (mode !== 'watch' && game) showClocks(); }, 100);
 
-// A tab opened with #watch goes to the live match; any other starts a game.
+// A tab opened with #watch goes to the live match; any other starts a game (the start
+// position is drawn at once, before the server answers).
+render();
 if (location.hash === '#watch') setMode('watch');
 else if (location.hash === '#analyse') { setMode('analyse'); newGame(); }
 else newGame();

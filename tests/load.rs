@@ -207,7 +207,19 @@ fn round(server: &Server, clients: u64, seconds: u64, tally: &Arc<Tally>) -> (u6
 fn many_clients_at_once_get_their_answers() {
     let clients = env_number("LOAD_CLIENTS", 200);
     let seconds = env_number("LOAD_SECONDS", 10);
-    let server = Server::start_with(&["--idle-minutes", "0.1", "--max-games", "100000"]);
+    // The games kept in a file, as by default (`:memory:` would hold every closed game's
+    // row in memory).
+    let dir = std::env::temp_dir().join(format!("bt-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite").display().to_string();
+    let server = Server::start_with(&[
+        "--idle-minutes",
+        "0.1",
+        "--max-games",
+        "100000",
+        "--db",
+        &db,
+    ]);
     std::thread::sleep(Duration::from_millis(300));
     let (rss_start, threads_start) = server.memory_and_threads();
     let tally = Arc::new(Tally::default());
@@ -244,6 +256,9 @@ fn many_clients_at_once_get_their_answers() {
         threads1.max(threads2),
         health["games"],
     );
+    for e in errors.iter().take(3) {
+        eprintln!("error: {e}");
+    }
     assert!(
         errors.is_empty(),
         "{} errors, first: {:?}",
@@ -267,4 +282,6 @@ fn many_clients_at_once_get_their_answers() {
         peak2 <= peak1 + peak1 / 4 + 10 * 1024,
         "round 1 peak {peak1} kB, round 2 {peak2} kB"
     );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }

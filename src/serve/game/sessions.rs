@@ -468,7 +468,7 @@ impl Sessions {
         let Ok(session) = self.get(answer.session) else {
             return;
         };
-        let mut game = session.lock();
+        let mut game = session.lock_quietly();
         if answer.generation != game.generation {
             return;
         }

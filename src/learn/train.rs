@@ -408,9 +408,20 @@ pub(crate) fn train(
     let mut last = (0.0, 0.0);
     let identity = checkpoint::identity(settings, &data.described, data.training.len());
     let mut first_epoch = 1;
-    if let Some(path) = settings.checkpoint.as_deref().filter(|_| settings.resume)
-        && let Some(saved) = checkpoint::load(path, &identity, &mut params, &mut adam)?
-    {
+    let saved = match settings.checkpoint.as_deref().filter(|_| settings.resume) {
+        Some(path) => {
+            let saved = checkpoint::load(path, &identity, &mut params, &mut adam)?;
+            if saved.is_none() {
+                log(&format!(
+                    "no checkpoint at {}: training from the start",
+                    path.display()
+                ));
+            }
+            saved.map(|s| (path, s))
+        }
+        None => None,
+    };
+    if let Some((path, saved)) = saved {
         // The shuffles of the epochs done, replayed: the order and the generator are
         // where an uninterrupted run has them.
         for _ in 0..saved.epoch {

@@ -2,7 +2,8 @@
 //! independent jobs (`scripts/cluster/job.sh`), run as a Slurm array on a one-machine
 //! cluster started here (Debian's `slurm-wlm` and `munge`) and through GNU Parallel,
 //! merged (`scripts/cluster/merge.sh`), and checked against the same work done by one
-//! process: the same games move by move, the same data byte for byte, the same proof.
+//! process: the same games move by move, the same data byte for byte, the same winner, and
+//! the jobs' proofs joined into one that `verify-proof` accepts.
 //!
 //! Without the programs the tests say so and pass, unless `CLUSTER_TESTS=1` demands them
 //! (as CI does).
@@ -154,6 +155,11 @@ impl Work {
                 assert_eq!(whole["winner"], "black");
                 assert_eq!(merged["winner"], whole["winner"], "{merged}");
                 assert_eq!(merged["open_jobs"], serde_json::json!([]));
+                // The jobs' proofs joined into the root's, which the checker accepts.
+                let proof = out.join("root.proof");
+                let checked = run(Command::new(BIN).arg("verify-proof").arg(&proof));
+                let text = String::from_utf8_lossy(&checked.stdout);
+                assert!(text.starts_with("valid: Black wins"), "{text}");
             }
             _ => unreachable!(),
         }
@@ -305,6 +311,7 @@ fn a_match_datagen_and_solve_through_slurm_give_what_one_process_gives() {
             .args(work.args(kind))
             .env("SLURM_CONF", &cluster.conf)
             .env("BREAKTHROUGH", BIN)
+            .env("CERTIFICATES", "1")
             .env("WAIT", "1")
             .output()
             .unwrap();
@@ -347,6 +354,7 @@ fn a_match_datagen_and_solve_through_gnu_parallel_give_what_one_process_gives() 
             .arg(&out)
             .args(work.args(kind))
             .env("BREAKTHROUGH", BIN)
+            .env("CERTIFICATES", "1")
             .env("JOBS", "2");
         run(&mut runner);
         work.check(kind, &out, &scratch);

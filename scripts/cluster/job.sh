@@ -21,7 +21,12 @@ if [ "${JOB_LOG:-0}" = 1 ]; then exec >"$out/job-$i.out" 2>&1; fi
 case $kind in
   match) exec "$bin" match "$@" --shard "$i/$n" --json "$out/shard-$i.json" --pgn "$out/shard-$i.pgn" ;;
   datagen) exec "$bin" datagen "$@" --shard "$i/$n" --out "$out/shard-$i.data" ;;
-  solve) exec "$bin" solve "$@" --job "$i" --answers "$out/answers.jsonl" ;;
+  solve)
+    # CERTIFICATES=1: each job writes its proof, which the merge joins into the root's.
+    proof=()
+    if [ "${CERTIFICATES:-0}" = 1 ]; then proof=(--certificate "$out/job-$i.proof"); fi
+    exec "$bin" solve "$@" --job "$i" --answers "$out/answers.jsonl" "${proof[@]}"
+    ;;
   *)
     echo "unknown kind '$kind': match, datagen or solve" >&2
     exit 2

@@ -4,7 +4,8 @@
 #   match    OUTDIR/shard-*.json -> OUTDIR/match.json, match.pgn and the table (names missing shards)
 #   datagen  OUTDIR/shard-1..N.data, in order, repeats dropped -> OUTDIR/merged.data
 #            (refused while a shard is unfinished)
-#   solve    OUTDIR/answers.jsonl -> the root's value, or the jobs still open (same ARGS as the jobs)
+#   solve    OUTDIR/answers.jsonl -> the root's value, or the jobs still open (same ARGS as the jobs);
+#            with CERTIFICATES=1 (jobs and merge), the joined proof OUTDIR/root.proof
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: $0 KIND N OUTDIR [ARGS...]" >&2
@@ -37,7 +38,12 @@ case $kind in
     rm -f "$out/merged.data"
     exec "$bin" datagen --merge "${files[@]}" --out "$out/merged.data"
     ;;
-  solve) exec "$bin" solve "$@" --merge "$out/answers.jsonl" ;;
+  solve)
+    # CERTIFICATES=1: the jobs' proofs joined into OUTDIR/root.proof once the root is proven.
+    proof=()
+    if [ "${CERTIFICATES:-0}" = 1 ]; then proof=(--certificate "$out/root.proof"); fi
+    exec "$bin" solve "$@" --merge "$out/answers.jsonl" "${proof[@]}"
+    ;;
   *)
     echo "unknown kind '$kind': match, datagen or solve" >&2
     exit 2

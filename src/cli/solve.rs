@@ -55,7 +55,7 @@ pub(super) struct SolveArgs {
     /// Solve nothing: print the positions DEPTH plies down that are left to solve, one FEN
     /// a line, as independent jobs (`solve --fen FEN --json` each).
     #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=6),
-          conflicts_with_all = ["all_moves", "certificate"])]
+          conflicts_with = "all_moves")]
     split: Option<u32>,
     /// With --split: settle the position from the jobs' answers in FILE (the JSON lines
     /// of their `solve --json` runs; `-` reads standard input).
@@ -124,8 +124,10 @@ pub(super) fn run(args: SolveArgs) -> ExitCode {
     let mut root = root;
     let mut answers_file = None;
     match (args.split, &args.merge, args.job) {
-        (Some(_), None, None) if args.table_file.is_some() => {
-            return fail("--split lists jobs and solves nothing: --table-file goes with --job");
+        (Some(_), None, None) if args.table_file.is_some() || args.certificate.is_some() => {
+            return fail(
+                "--split lists jobs and solves nothing: --table-file and --certificate go with --job (or --merge)",
+            );
         }
         (Some(depth), None, None) => {
             for job in provable.split(depth) {
@@ -356,6 +358,7 @@ fn run_merge(
         Err(e) => return fail(format_args!("cannot read {}: {e}", path.display())),
     };
     let mut answers = HashMap::new();
+    let mut proofs: HashMap<u64, std::path::PathBuf> = HashMap::new();
     let (mut nodes, mut seconds) = (0u64, 0f64);
     let mut cut = 0;
     for (number, line) in text.lines().enumerate() {
@@ -375,6 +378,9 @@ fn run_merge(
         };
         nodes += answer.nodes;
         seconds += answer.seconds;
+        if let (Some(file), Some(_)) = (&answer.certificate, answer.winner) {
+            proofs.insert(answer.hash, std::path::PathBuf::from(file));
+        }
         // A job run twice (a retry) counts once proven.
         let known: &mut Option<Color> = answers.entry(answer.hash).or_default();
         *known = known.or(answer.winner);
@@ -387,6 +393,28 @@ fn run_merge(
     }
     let merged = provable.merge(depth, &answers);
     let open: Vec<String> = merged.open.iter().map(AnyPosition::to_fen).collect();
+    // A proven root with --certificate: the jobs' proofs joined, checked, written.
+    let mut joined = None;
+    if let (Some(out), Some(winner)) = (&args.certificate, merged.winner) {
+        let mut bytes = HashMap::new();
+        for (key, file) in &proofs {
+            match std::fs::read(file) {
+                Ok(b) => {
+                    bytes.insert(*key, b);
+                }
+                Err(e) => log::warn!("cannot read the job certificate {}: {e}", file.display()),
+            }
+        }
+        let started = std::time::Instant::now();
+        let (proof, verified) = match provable.joined_certificate(depth, &answers, winner, &bytes) {
+            Ok(j) => j,
+            Err(e) => return fail(e),
+        };
+        if let Err(e) = write_atomically(out, &proof) {
+            return fail(format_args!("cannot write {}: {e}", out.display()));
+        }
+        joined = Some((verified, started.elapsed().as_secs_f64()));
+    }
     if args.json {
         outln!(
             "{}",
@@ -400,6 +428,11 @@ fn run_merge(
                 "seconds": (seconds * 1000.0).round() / 1000.0,
                 "jobs_read": answers.len(),
                 "open_jobs": open,
+                "certificate": joined.as_ref().map(|(v, s)| json!({
+                    "file": args.certificate.as_ref().map(|p| p.display().to_string()),
+                    "positions": v.positions, "longest_plies": v.longest,
+                    "seconds": (s * 1000.0).round() / 1000.0,
+                })),
             })
         );
     } else {
@@ -421,6 +454,16 @@ fn run_merge(
         );
         for fen in &open {
             outln!("open      {fen}");
+        }
+        if let (Some(path), Some((v, s))) = (&args.certificate, &joined) {
+            outln!(
+                "proof     {}: {} positions, joined from the jobs' proofs and checked; the loser lasts at most {} plies against it ({s:.3} s)",
+                path.display(),
+                v.positions,
+                v.longest
+            );
+        } else if args.certificate.is_some() {
+            outln!("proof     none written: the root is not proven yet");
         }
     }
     ExitCode::SUCCESS
@@ -485,6 +528,8 @@ fn append_line(path: &std::path::Path, line: &str) -> std::io::Result<()> {
 struct JobAnswer {
     hash: u64,
     winner: Option<Color>,
+    /// The job's certificate file, when it wrote one.
+    certificate: Option<String>,
     nodes: u64,
     seconds: f64,
 }
@@ -514,6 +559,7 @@ fn read_answer(line: &str, variant: Variant) -> Result<JobAnswer, String> {
     Ok(JobAnswer {
         hash: pos.job_key(),
         winner,
+        certificate: value["certificate"]["file"].as_str().map(str::to_string),
         nodes: field("nodes")?.as_u64().ok_or("'nodes' is not a count")?,
         seconds: field("seconds")?
             .as_f64()

@@ -129,6 +129,52 @@ impl Provable {
         solve::jobs::job_key(&self.root)
     }
 
+    /// The certificate of a proof merged from jobs: the winner's strategy over the top
+    /// `depth` plies joined with the jobs' own certificates (`proofs`: a job's
+    /// [`Provable::job_key`] -> its certificate file's bytes) and with proofs of the
+    /// positions the knowledge settles on the way (solved here). Checked with the rules
+    /// before it is returned: the file's bytes and what the check found.
+    pub(crate) fn joined_certificate(
+        &self,
+        depth: u32,
+        answers: &HashMap<u64, Option<Color>>,
+        winner: Color,
+        proofs: &HashMap<u64, Vec<u8>>,
+    ) -> Result<(Vec<u8>, solve::Verified), String> {
+        let top = solve::jobs::top_strategy(&self.root, depth, answers, winner);
+        let mut parts = Vec::new();
+        for job in &top.jobs {
+            let key = solve::jobs::job_key(job);
+            let bytes = proofs.get(&key).ok_or_else(|| {
+                format!(
+                    "job {} has no certificate: run it with --certificate",
+                    self.position(*job).to_fen()
+                )
+            })?;
+            let part = solve::Certificate::from_bytes(bytes).map_err(|e| {
+                format!(
+                    "the certificate of job {}: {e}",
+                    self.position(*job).to_fen()
+                )
+            })?;
+            parts.push(part);
+        }
+        let settings = SolveSettings {
+            certificate: true,
+            ..SolveSettings::small()
+        };
+        for pos in &top.settled {
+            let solved = solve::solve(*pos, &settings, &AtomicBool::new(false))
+                .map_err(|e| e.to_string())?;
+            parts.extend(solved.certificate);
+        }
+        let joined = solve::Certificate::join(self.root, winner, &top.moves, &parts);
+        let verified = joined
+            .verify()
+            .map_err(|e| format!("the joined proof does not check: {e}"))?;
+        Ok((joined.to_bytes(), verified))
+    }
+
     /// Settles the `depth` plies below this position from jobs' `answers` (a job's
     /// [`Provable::job_key`] -> who wins from it, `None` when its job gave up).
     pub(crate) fn merge(

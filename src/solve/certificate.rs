@@ -105,6 +105,38 @@ impl Certificate {
         })
     }
 
+    /// A strategy from `root` joined from parts: `top`, the winner's moves above the
+    /// parts (as positions and moves), and `parts`, strategies for `winner` from positions
+    /// below. Where two give a move for one position the first is kept (both win). Not
+    /// checked: see [`Certificate::verify`].
+    pub(crate) fn join(
+        root: Position,
+        winner: Color,
+        top: &[(Position, Move)],
+        parts: &[Certificate],
+    ) -> Certificate {
+        let mut moves = HashMap::new();
+        for (pos, m) in top {
+            let (key, mirrored) = canonical(pos);
+            let stored = if mirrored {
+                m.mirrored(pos.files())
+            } else {
+                *m
+            };
+            moves.entry(key).or_insert(stored);
+        }
+        for part in parts.iter().filter(|p| p.winner == winner) {
+            for (key, m) in &part.moves {
+                moves.entry(*key).or_insert(*m);
+            }
+        }
+        Certificate {
+            root,
+            winner,
+            moves,
+        }
+    }
+
     /// The file's bytes.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut out = format!(

@@ -119,6 +119,70 @@ impl Merger<'_> {
     }
 }
 
+/// The winner's strategy over the top `depth` plies of a merged proof: its move at each of
+/// its positions there, the job positions the strategy reaches (whose proofs must be
+/// joined), and the positions the knowledge settles on the way (proven by the caller).
+pub(crate) struct TopStrategy {
+    pub(crate) moves: Vec<(Position, Move)>,
+    pub(crate) jobs: Vec<Position>,
+    pub(crate) settled: Vec<Position>,
+}
+
+/// [`TopStrategy`] of `winner` from `root` (which the answers prove won by `winner`).
+pub(crate) fn top_strategy(
+    root: &Position,
+    depth: u32,
+    answers: &HashMap<u64, Option<Color>>,
+    winner: Color,
+) -> TopStrategy {
+    let mut merger = Merger {
+        answers,
+        memo: HashMap::new(),
+        open: Vec::new(),
+        open_seen: HashSet::new(),
+    };
+    let mut out = TopStrategy {
+        moves: Vec::new(),
+        jobs: Vec::new(),
+        settled: Vec::new(),
+    };
+    let mut seen = HashSet::new();
+    walk(root, depth, winner, &mut merger, &mut out, &mut seen);
+    out
+}
+
+fn walk(
+    pos: &Position,
+    depth: u32,
+    winner: Color,
+    merger: &mut Merger<'_>,
+    out: &mut TopStrategy,
+    seen: &mut HashSet<(u64, u32)>,
+) {
+    if !seen.insert((job_key(pos), depth)) || pos.outcome().is_some() {
+        return;
+    }
+    if knowledge::judge(pos).is_some() {
+        out.settled.push(*pos);
+        return;
+    }
+    if depth == 0 {
+        out.jobs.push(*pos);
+        return;
+    }
+    if pos.side_to_move() == winner {
+        let (_, best) = merger.value(pos, depth);
+        if let Some(m) = best {
+            out.moves.push((*pos, m));
+            walk(&pos.child(m), depth - 1, winner, merger, out, seen);
+        }
+    } else {
+        for &m in pos.legal_moves().iter() {
+            walk(&pos.child(m), depth - 1, winner, merger, out, seen);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +209,28 @@ mod tests {
                         .collect();
                     let merged = merge(&root, depth, &answers);
                     assert_eq!(merged.winner, whole.winner, "{files}x{ranks} depth {depth}");
+                    // The jobs' proofs joined under the top's strategy check from the root.
+                    let winner = merged.winner.unwrap();
+                    let top = top_strategy(&root, depth, &answers, winner);
+                    let with_proof = SolveSettings {
+                        certificate: true,
+                        ..SolveSettings::small()
+                    };
+                    let parts: Vec<_> = top
+                        .jobs
+                        .iter()
+                        .chain(&top.settled)
+                        .filter_map(|p| {
+                            solve(*p, &with_proof, &AtomicBool::new(false))
+                                .unwrap()
+                                .certificate
+                        })
+                        .collect();
+                    let joined = crate::solve::Certificate::join(root, winner, &top.moves, &parts);
+                    assert!(joined.verify().is_ok(), "{files}x{ranks} depth {depth}");
+                    if root.side_to_move() == winner {
+                        assert_eq!(top.moves.first().map(|t| t.1), merged.best);
+                    }
                     assert!(merged.open.is_empty());
                     if let Some(m) = merged.best {
                         // The merged move wins: its position is the winner's, by the solver.

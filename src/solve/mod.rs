@@ -61,8 +61,7 @@ pub(crate) struct SolveSettings {
 
 impl SolveSettings {
     /// One thread, a 16 MB table, no limit and nothing extra: enough for the small boards
-    /// of the tests.
-    #[cfg(test)]
+    /// of the tests, and for the positions the knowledge settles.
     pub(crate) fn small() -> SolveSettings {
         SolveSettings {
             threads: 1,

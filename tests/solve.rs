@@ -376,3 +376,53 @@ fn a_closed_pipe_ends_the_output_with_one_error_line() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains("cannot write the output"), "{text}");
 }
+
+/// The proof database in the repository reads whole: every line is a proven answer of a
+/// job of its board, and the merge tells how far the root is.
+#[test]
+fn the_proof_database_merges() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/6x6-capture-only.jsonl");
+    let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+    assert!(lines > 0);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .args([
+            "solve",
+            "--board",
+            "6x6",
+            "--variant",
+            "capture-only",
+            "--split",
+            "3",
+            "--json",
+            "--merge",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(merged["jobs_read"], lines as u64, "{merged}");
+    let jobs = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .args([
+            "solve",
+            "--board",
+            "6x6",
+            "--variant",
+            "capture-only",
+            "--split",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    let jobs = String::from_utf8_lossy(&jobs.stdout).lines().count();
+    // Open jobs and answered ones never add to more than the split's.
+    assert!(
+        merged["open_jobs"].as_array().unwrap().len() + lines <= jobs,
+        "{merged}"
+    );
+}

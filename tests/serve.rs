@@ -558,15 +558,21 @@ fn tabs_each_have_their_own_game() {
 }
 
 /// One raw HTTP exchange: `request` as bytes, the status of the answer (0 when the
-/// connection closed with none) and its text.
-fn raw(server: &Server, request: &[u8]) -> (u16, String) {
+/// connection closed with none) and its text. With `close_write` the sending side is shut
+/// after the request, so a request cut short ends at once instead of waiting for the
+/// server's header timeout.
+fn raw_exchange(server: &Server, request: &[u8], close_write: bool) -> (u16, String) {
     use std::io::{Read, Write};
     let address = server.url.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let wait = if close_write { 5 } else { 20 };
     stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
+        .set_read_timeout(Some(Duration::from_secs(wait)))
         .unwrap();
     let _ = stream.write_all(request);
+    if close_write {
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+    }
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     let text = String::from_utf8_lossy(&answer).to_string();
@@ -576,6 +582,10 @@ fn raw(server: &Server, request: &[u8]) -> (u16, String) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     (status, text)
+}
+
+fn raw(server: &Server, request: &[u8]) -> (u16, String) {
+    raw_exchange(server, request, false)
 }
 
 /// Games cost no engine: many start at once in milliseconds; at capacity a new one is
@@ -749,7 +759,7 @@ fn fuzzed_requests_never_stop_the_server() {
         }
         // A request cut short waits for the rest until the header timeout: only whole
         // ones count as needing an answer, and the rest are closed by us.
-        let (status, _) = raw_with_deadline(&server, &bytes);
+        let (status, _) = raw_exchange(&server, &bytes, true);
         answered += usize::from(status != 0);
         if k % 50 == 0 {
             assert!(server.alive(), "the server died at request {k}");
@@ -758,28 +768,6 @@ fn fuzzed_requests_never_stop_the_server() {
     assert!(answered > 200, "only {answered} of 400 answered");
     assert!(server.alive());
     assert_eq!(server.get("/api/health").0, 200);
-}
-
-/// As [`raw`], but the write side is closed after the request, so a request cut short
-/// ends at once instead of waiting for the header timeout.
-fn raw_with_deadline(server: &Server, request: &[u8]) -> (u16, String) {
-    use std::io::{Read, Write};
-    let address = server.url.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    let _ = stream.write_all(request);
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    let mut answer = Vec::new();
-    let _ = stream.read_to_end(&mut answer);
-    let text = String::from_utf8_lossy(&answer).to_string();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, text)
 }
 
 /// Off loopback (or with --token) every change needs the token; reading stays open.

@@ -385,41 +385,19 @@ fn the_proof_database_merges() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("proofs/6x6-capture-only.jsonl");
     let lines = std::fs::read_to_string(&file).unwrap().lines().count();
     assert!(lines > 0);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough"))
-        .args([
-            "solve",
-            "--board",
-            "6x6",
-            "--variant",
-            "capture-only",
-            "--split",
-            "3",
-            "--json",
-            "--merge",
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let merged: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let split = [
+        "solve",
+        "--board",
+        "6x6",
+        "--variant",
+        "capture-only",
+        "--split",
+        "3",
+    ];
+    let path = file.display().to_string();
+    let merged = json(&run(&[&split[..], &["--json", "--merge", &path]].concat()));
     assert_eq!(merged["jobs_read"], lines as u64, "{merged}");
-    let jobs = std::process::Command::new(env!("CARGO_BIN_EXE_breakthrough"))
-        .args([
-            "solve",
-            "--board",
-            "6x6",
-            "--variant",
-            "capture-only",
-            "--split",
-            "3",
-        ])
-        .output()
-        .unwrap();
-    let jobs = String::from_utf8_lossy(&jobs.stdout).lines().count();
+    let jobs = String::from_utf8_lossy(&run(&split).stdout).lines().count();
     // Open jobs and answered ones never add to more than the split's.
     assert!(
         merged["open_jobs"].as_array().unwrap().len() + lines <= jobs,

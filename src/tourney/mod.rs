@@ -629,11 +629,21 @@ impl MatchSummary {
     /// games it took to cross, if it crossed.
     fn judge_in_order(&mut self, sprt: Sprt) -> Option<usize> {
         let mut crossed = None;
-        for n in 1..=self.games.len() {
-            let llr = sprt.pair_llr(&pentanomial(&self.games[..n]));
-            let verdict = sprt.judge_llr(llr);
+        let mut pairs = Pentanomial::default();
+        // The first game of each pair seen, awaiting its partner: (pair, half points).
+        let mut open: BTreeMap<usize, usize> = BTreeMap::new();
+        for (n, g) in self.games.iter().enumerate() {
+            let half = first_engine_half_points(g);
+            match open.remove(&g.pair) {
+                Some(other) => pairs.add(other + half),
+                None => {
+                    open.insert(g.pair, half);
+                    continue;
+                }
+            }
+            let verdict = sprt.judge_llr(sprt.pair_llr(&pairs));
             if verdict != SprtVerdict::Continue {
-                crossed = Some((n, verdict));
+                crossed = Some((n + 1, verdict));
                 break;
             }
         }
@@ -722,19 +732,9 @@ impl MatchSummary {
 fn pentanomial(games: &[Finished]) -> Pentanomial {
     let mut halves: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     for g in games {
-        let first_plays = if g.players[0] == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let half_points = match g.winner {
-            Some(w) if w == first_plays => 2,
-            Some(_) => 0,
-            None => 1,
-        };
         let entry = halves.entry(g.pair).or_default();
         entry.0 += 1;
-        entry.1 += half_points;
+        entry.1 += first_engine_half_points(g);
     }
     let mut pairs = Pentanomial::default();
     for (games, half_points) in halves.into_values() {
@@ -743,6 +743,20 @@ fn pentanomial(games: &[Finished]) -> Pentanomial {
         }
     }
     pairs
+}
+
+/// The first engine's score in `game`, in half points (0, 1 or 2).
+fn first_engine_half_points(game: &Finished) -> usize {
+    let first_plays = if game.players[0] == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    match game.winner {
+        Some(w) if w == first_plays => 2,
+        Some(_) => 0,
+        None => 1,
+    }
 }
 
 /// One game in PGN, with the match's tags.

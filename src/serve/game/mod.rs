@@ -63,6 +63,35 @@ pub(crate) struct Game {
 }
 
 impl Game {
+    /// A game with nobody searching for it, its clock (if any) running from now.
+    fn new(
+        history: History,
+        engine_side: Option<Color>,
+        level: u64,
+        movetime: Duration,
+        clock: Option<([Duration; 2], Duration)>,
+    ) -> Game {
+        Game {
+            history,
+            engine_side,
+            level,
+            movetime,
+            clock: clock.map(|(remaining, increment)| GameClock {
+                remaining,
+                increment,
+                since: Instant::now(),
+            }),
+            ended: None,
+            generation: 0,
+            task: None,
+            lease: None,
+            analysis_since: None,
+            analysis: None,
+            touched: Instant::now(),
+            unwatched_since: None,
+        }
+    }
+
     /// Stops whatever an engine does for the game and gives the engine back; its answer,
     /// if any, will be ignored.
     fn halt(&mut self, pool: &Pool) {

@@ -14,7 +14,7 @@ use tokio::sync::broadcast;
 use super::pool::Pool;
 use super::store::Store;
 use super::view::info_json;
-use super::{ApiError, EngineTask, Game, GameClock, NewGame, bad};
+use super::{ApiError, EngineTask, Game, NewGame, bad};
 use crate::engine::GoRequest;
 use crate::registry::{AnyMove, History};
 use crate::rulesets::Color;
@@ -217,25 +217,14 @@ impl Sessions {
                 self.limits.idle.as_secs().div_ceil(60)
             )));
         }
-        let game = Game {
+        let game = Game::new(
             history,
-            engine_side: spec.engine_side,
-            level: spec.level,
-            movetime: spec.movetime,
-            clock: spec.clock.map(|(base, increment)| GameClock {
-                remaining: [base, base],
-                increment,
-                since: Instant::now(),
-            }),
-            ended: None,
-            generation: 0,
-            task: None,
-            lease: None,
-            analysis_since: None,
-            analysis: None,
-            touched: Instant::now(),
-            unwatched_since: None,
-        };
+            spec.engine_side,
+            spec.level,
+            spec.movetime,
+            spec.clock
+                .map(|(base, increment)| ([base, base], increment)),
+        );
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (events, _) = broadcast::channel(256);
         let session = Arc::new(Session {

@@ -5,12 +5,12 @@
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
-use super::{Game, GameClock};
+use super::Game;
 use crate::registry::{AnyPosition, History, Variant};
 use crate::rulesets::Color;
 
@@ -158,30 +158,24 @@ fn game_from(text: &str) -> Option<Game> {
         .collect();
     let history = History::from_moves(start, &moves).ok()?;
     let ms = |x: &Value| Duration::from_millis(x.as_u64().unwrap_or(0));
-    let clock = v["clock"].as_object().map(|c| GameClock {
-        remaining: [ms(&c["white_ms"]), ms(&c["black_ms"])],
-        increment: ms(&c["increment_ms"]),
-        since: Instant::now(),
+    let clock = v["clock"].as_object().map(|c| {
+        (
+            [ms(&c["white_ms"]), ms(&c["black_ms"])],
+            ms(&c["increment_ms"]),
+        )
     });
-    let ended = v["ended"].as_object().map(|e| {
+    let mut game = Game::new(
+        history,
+        color_of(&v["engine"]),
+        v["level"].as_u64()?,
+        ms(&v["movetime_ms"]),
+        clock,
+    );
+    game.ended = v["ended"].as_object().map(|e| {
         (
             color_of(&e["winner"]),
             e["reason"].as_str().unwrap_or("").to_string(),
         )
     });
-    Some(Game {
-        history,
-        engine_side: color_of(&v["engine"]),
-        level: v["level"].as_u64()?,
-        movetime: ms(&v["movetime_ms"]),
-        clock,
-        ended,
-        generation: 0,
-        task: None,
-        lease: None,
-        analysis_since: None,
-        analysis: None,
-        touched: Instant::now(),
-        unwatched_since: None,
-    })
+    Some(game)
 }

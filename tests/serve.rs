@@ -395,8 +395,18 @@ fn analysis_streams_lines_and_stops_when_the_tab_closes() {
         },
     );
     assert!(state["analysis"].is_null());
-    let (code, _) = server.get("/api/health");
+    let (code, health) = server.get("/api/health");
     assert_eq!(code, 200);
+    // The allocator's counts: what is in use, within what is resident.
+    let (allocated, resident) = (
+        &health["memory"]["allocated"],
+        &health["memory"]["resident"],
+    );
+    assert!(allocated.as_u64().unwrap() > 0, "{health}");
+    assert!(
+        resident.as_u64().unwrap() >= allocated.as_u64().unwrap(),
+        "{health}"
+    );
 }
 
 #[test]

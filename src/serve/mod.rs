@@ -131,6 +131,7 @@ pub(crate) fn run(settings: Settings) -> Result<(), ServeError> {
         db,
     } = settings;
     let store = game::Store::open(&db).map_err(|e| ServeError::Engines(e.to_string()))?;
+    return_freed_memory();
     // Requests that lock a game run on the blocking pool: a few threads, soon let go,
     // so a burst of clients costs no lasting threads (or their allocator arenas).
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -391,6 +392,48 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::Internal(format!("the request failed: {e}")))?
 }
 
+/// How long jemalloc keeps a freed page before giving it back to the system, in ms (its
+/// default is 10 s): a burst of clients that leaves costs its memory about a second longer.
+const FREED_PAGES_KEPT_MS: isize = 1000;
+
+/// Has jemalloc give freed pages back to the system after [`FREED_PAGES_KEPT_MS`], from its
+/// background thread (not only when the server next allocates): once clients leave and
+/// their games close, memory comes back down to where it started.
+fn return_freed_memory() {
+    use tikv_jemalloc_ctl::{Access, AsName};
+    let set = || -> Result<(), tikv_jemalloc_ctl::Error> {
+        // Arenas made from now on, and arena 0, which the main thread has made already.
+        b"arenas.dirty_decay_ms\0"
+            .name()
+            .write(FREED_PAGES_KEPT_MS)?;
+        b"arena.0.dirty_decay_ms\0"
+            .name()
+            .write(FREED_PAGES_KEPT_MS)?;
+        // Pages past that go back at once (MADV_DONTNEED), not lazily (MADV_FREE, still
+        // counted in the process's memory until the system wants them).
+        b"arenas.muzzy_decay_ms\0".name().write(0isize)?;
+        b"arena.0.muzzy_decay_ms\0".name().write(0isize)?;
+        tikv_jemalloc_ctl::background_thread::write(true)
+    };
+    if let Err(e) = set() {
+        log::warn!("allocator: freed memory is given back slowly ({e})");
+    }
+}
+
+/// What the allocator holds: bytes in use by the server and bytes resident for it (the
+/// difference is freed memory not yet given back).
+fn allocator_memory() -> Value {
+    use tikv_jemalloc_ctl::{epoch, stats};
+    let read = || -> Result<(usize, usize), tikv_jemalloc_ctl::Error> {
+        epoch::advance()?;
+        Ok((stats::allocated::read()?, stats::resident::read()?))
+    };
+    match read() {
+        Ok((allocated, resident)) => json!({"allocated": allocated, "resident": resident}),
+        Err(_) => Value::Null,
+    }
+}
+
 async fn health(State(app): State<Shared>) -> Response {
     let (engines, searching) = app.sessions.engines();
     let limits = app.sessions.limits;
@@ -398,7 +441,7 @@ async fn health(State(app): State<Shared>) -> Response {
     axum::Json(json!({
         "ok": true, "games": app.sessions.len(), "max_games": limits.games,
         "engines": engines, "searching": searching, "event_streams": streams,
-        "token_required": app.token.is_some(),
+        "token_required": app.token.is_some(), "memory": allocator_memory(),
     }))
     .into_response()
 }

@@ -61,6 +61,11 @@ pub(super) struct DatagenArgs {
     /// the game ends there: no later position would be kept).
     #[arg(long)]
     play_out: bool,
+    /// Label two positions with each search: the position searched, and the one after its
+    /// best move with the same score from the other side; the game goes on with the
+    /// search's expected reply, not searched (half the searches a position).
+    #[arg(long)]
+    reply_labels: bool,
 }
 
 pub(super) fn run(args: DatagenArgs) -> ExitCode {
@@ -90,6 +95,7 @@ pub(super) fn run(args: DatagenArgs) -> ExitCode {
         threads,
         seed: args.seed,
         play_out: args.play_out,
+        reply_labels: args.reply_labels,
         hash_mb: args.hash as usize,
         evaluation: match Evaluation::from_flags(args.net.as_deref(), args.hand_eval) {
             Ok(e) => e,

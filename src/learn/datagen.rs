@@ -54,6 +54,10 @@ pub(crate) struct DatagenSettings {
     /// Play a game on after the search has proven its result (the data is the same: no
     /// position with a proven score is kept), instead of ending it there.
     pub(crate) play_out: bool,
+    /// Each search labels two positions: the one searched and the one after its best
+    /// move (the score from the other side: the same tree's value one ply down); the game
+    /// goes on with the search's expected reply, which is not searched.
+    pub(crate) reply_labels: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -154,6 +158,19 @@ fn play_game(
             _ => {}
         }
         game.try_play(best).expect("the search plays legal moves");
+        if settings.reply_labels
+            && let (Score::Centipawns(cp), Some(reply)) =
+                (Score::from_internal(result.score), result.ponder)
+            && game.outcome().is_none()
+        {
+            let child = game.position().clone();
+            if child.is_quiet() && !child.is_tactical(reply) {
+                kept.push((child, (-cp).clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+            }
+            // A reply that is not legal here (never from a sound search) is searched for
+            // instead, as without the option.
+            let _ = game.try_play(reply);
+        }
     };
     let records = kept
         .into_iter()
@@ -238,7 +255,7 @@ pub(crate) struct Summary {
 
 /// What makes two runs the same data: a resumed run and every shard must agree on it.
 fn identity(settings: &DatagenSettings, start: &AnyPosition) -> serde_json::Value {
-    serde_json::json!({
+    let mut identity = serde_json::json!({
         "variant": settings.variant.name(),
         "start": start.to_fen(),
         "nodes": settings.nodes,
@@ -250,7 +267,12 @@ fn identity(settings: &DatagenSettings, start: &AnyPosition) -> serde_json::Valu
         "play_out": settings.play_out,
         "games": settings.games.filter(|_| settings.shard != Shard::WHOLE),
         "shard": settings.shard.text(),
-    })
+    });
+    // Only when set, so that the progress files of runs made before it still match.
+    if settings.reply_labels {
+        identity["reply_labels"] = true.into();
+    }
+    identity
 }
 
 /// `OUT.progress`: where a run stands, rewritten after each game it writes.
@@ -506,7 +528,56 @@ mod tests {
             hash_mb: 1,
             evaluation: Evaluation::BuiltIn,
             play_out: false,
+            reply_labels: false,
         }
+    }
+
+    /// With reply labels a search labels its position and the one after its best move
+    /// (the same value from the other side), so a game keeps more positions than it
+    /// searches, and every position kept is one the game reached.
+    #[test]
+    fn reply_labels_give_two_positions_a_search() {
+        let scratch = Scratch::new("datagen");
+        let start = AnyPosition::startpos("breakthrough".parse().unwrap());
+        let tt = TranspositionTable::new(1).unwrap();
+        let plain = DatagenSettings {
+            nodes: Some(3000),
+            ..settings(&scratch, "breakthrough", "x")
+        };
+        let replies = DatagenSettings {
+            reply_labels: true,
+            ..plain.clone()
+        };
+        let (mut searched, mut kept, mut pairs) = (0, 0, 0);
+        for game in 0..6 {
+            let played = play_game(&replies, &start, game, &tt).unwrap();
+            searched += played.searched;
+            kept += played.records.len() as u64;
+            for pair in played.records.windows(2) {
+                let (parent, child) = (&pair[0], &pair[1]);
+                let is_child = parent
+                    .position
+                    .legal_moves()
+                    .into_iter()
+                    .any(|m| parent.position.child(m) == child.position);
+                if is_child {
+                    // The parent's search labelled both, or the child was searched
+                    // itself: then it began a new pair.
+                    pairs += u64::from(child.score == -parent.score);
+                    assert_eq!(child.result, -parent.result);
+                }
+            }
+            let alone = play_game(&plain, &start, game, &tt).unwrap();
+            assert!(alone.records.len() as u64 <= alone.searched);
+        }
+        assert!(
+            kept > searched * 11 / 10,
+            "{kept} positions from {searched} searches"
+        );
+        assert!(
+            pairs * 3 > kept,
+            "{pairs} labelled pairs of {kept} positions"
+        );
     }
 
     /// Whether `moves` (UCI's mate distance for the side to move) is proven in `pos` by the

@@ -802,6 +802,7 @@ mod tests {
                 evaluation: Evaluation::Hand,
                 // As the data was made when the test was written.
                 play_out: true,
+                reply_labels: false,
             };
             datagen::run(&settings, Arc::default()).unwrap();
         }

@@ -9,20 +9,9 @@
 #   PARALLEL_HOSTS=8/node1,8/node2 BREAKTHROUGH=/shared/bin/breakthrough scripts/parallel/run.sh ...
 # The merge's output is printed and kept in OUTDIR/merge.out.
 set -euo pipefail
-if [ $# -lt 3 ]; then
-  sed -n 2,9p "$0" >&2
-  exit 2
-fi
-kind=$1 n=$2 out=$3
-shift 3
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${BREAKTHROUGH:-breakthrough}
-if [ "$kind" = solve ]; then
-  n=$("$bin" solve "$@" | wc -l)
-  echo "solve: $n jobs" >&2
-fi
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+usage_lines=9
+# shellcheck source=../cluster/args.sh
+source "$(dirname "$0")/../cluster/args.sh"
 hosts=()
 if [ -n "${PARALLEL_HOSTS:-}" ]; then
   hosts=(-S "$PARALLEL_HOSTS" --env BREAKTHROUGH --env JOB_LOG --workdir "$PWD")

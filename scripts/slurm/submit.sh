@@ -10,20 +10,10 @@
 # WAIT=1 the script returns when the merge job has ended, with its exit code; the merge's
 # output is OUTDIR/merge.out. Prints the two job ids.
 set -euo pipefail
-if [ $# -lt 3 ]; then
-  sed -n 2,12p "$0" >&2
-  exit 2
-fi
-kind=$1 n=$2 out=$3
-shift 3
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${BREAKTHROUGH:-breakthrough}
-if [ "$kind" = solve ]; then
-  n=$("$bin" solve "$@" | wc -l)
-  echo "solve: $n jobs" >&2
-fi
+usage_lines=12
+# shellcheck source=../cluster/args.sh
+source "$(dirname "$0")/../cluster/args.sh"
 mkdir -p "$out/slurm"
-out=$(cd "$out" && pwd)
 # shellcheck disable=SC2086
 array=$(sbatch --parsable ${SBATCH_OPTIONS:-} --array="1-$n" --output="$out/slurm/%a.out" \
   "$here/slurm/job.sbatch" "$here" "$kind" "$n" "$out" "$@")

@@ -364,3 +364,51 @@ fn quit_ends_the_session_at_once_behind_a_long_search() {
     assert!(bestmove < ready, "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
 }
+
+/// The loop never waits for input with commands in its backlog and no job running: a
+/// job that ended between its two looks at the engine leaves its commands to run at once.
+#[test]
+fn the_loop_runs_waiting_commands_before_it_waits_for_input() {
+    assert_eq!(next_wait(false, false), Wait::RunBacklog);
+    assert_eq!(next_wait(false, true), Wait::Block);
+    assert_eq!(next_wait(true, false), Wait::Poll);
+    assert_eq!(next_wait(true, true), Wait::Poll);
+}
+
+/// As a match referee does between games: `ucinewgame` and `isready` right after the
+/// `bestmove`, the input left open; every `isready` is answered within a second.
+#[test]
+fn isready_right_after_a_bestmove_is_answered() {
+    let captured = Captured::default();
+    let mut session = Connection::new(Player::Search, Output::new(captured.clone())).unwrap();
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
+    std::thread::spawn(move || session.serve(&rx));
+    let count = |prefix: &str| {
+        captured
+            .lines()
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .count()
+    };
+    let wait_for = |prefix: &str, n: usize| {
+        let started = std::time::Instant::now();
+        while count(prefix) < n {
+            assert!(
+                started.elapsed() < Duration::from_secs(1),
+                "no {prefix} number {n} within a second"
+            );
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    };
+    for game in 1..=300 {
+        for line in ["position startpos moves d2d3", "go nodes 60"] {
+            tx.send(Input::Line(line.to_string())).unwrap();
+        }
+        wait_for("bestmove", game);
+        for line in ["ucinewgame", "isready"] {
+            tx.send(Input::Line(line.to_string())).unwrap();
+        }
+        wait_for("readyok", game);
+    }
+    tx.send(Input::Line("quit".to_string())).unwrap();
+}

@@ -36,7 +36,7 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::Free,
         (8, 8),
-        include_bytes!("../../../nets/breakthrough-041d2215.nnue"),
+        include_bytes!("../../../nets/breakthrough-fad2aaa9.nnue"),
     ),
     (
         DiagonalStep::Free,

@@ -40,6 +40,9 @@ pub(super) struct TrainArgs {
     /// Output buckets: the output layer chosen by the pieces left, in equal steps.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
     buckets: u32,
+    /// The first layer's activation: crelu (clamp to [0, 1]) or screlu (that, squared).
+    #[arg(long, default_value = "crelu")]
+    activation: crate::rulesets::nnue::Activation,
     /// A note kept in the network file's description (say how the data was made).
     #[arg(long, default_value = "")]
     note: String,
@@ -85,6 +88,7 @@ pub(super) fn run(args: TrainArgs) -> ExitCode {
         validation: args.validation,
         seed: args.seed,
         buckets: args.buckets as usize,
+        activation: args.activation,
         note: args.note,
         threads: every_core(args.threads),
         checkpoint: Some(checkpoint.clone()),

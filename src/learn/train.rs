@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::learn::datafile::{self, DataError};
 use crate::registry::{AnyPosition, Variant};
-use crate::rulesets::nnue::{self, FloatWeights, HIDDEN, Network};
+use crate::rulesets::nnue::{self, Activation, FloatWeights, HIDDEN, Network};
 use crate::util::rng::Rng;
 
 /// How to train.
@@ -34,6 +34,7 @@ pub(crate) struct TrainSettings {
     pub(crate) threads: usize,
     /// Output buckets, by the pieces left (1: one output).
     pub(crate) buckets: usize,
+    pub(crate) activation: Activation,
     /// Kept in the network's description.
     pub(crate) note: String,
     /// Where the state is saved after each epoch (`None`: nowhere).
@@ -77,22 +78,29 @@ struct Params {
     b2: Vec<f32>,
     /// Pieces the board starts with, which the buckets divide ([`nnue::bucket`]).
     most: usize,
+    activation: Activation,
 }
 
 impl Params {
-    fn zeros(inputs: usize, buckets: usize, most: usize) -> Params {
+    fn zeros(inputs: usize, buckets: usize, most: usize, activation: Activation) -> Params {
         Params {
             w1: vec![0.0; inputs * HIDDEN],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; buckets * 2 * HIDDEN],
             b2: vec![0.0; buckets],
             most,
+            activation,
         }
     }
 
     /// Zeros of the same shape.
     fn zeros_like(&self) -> Params {
-        Params::zeros(self.w1.len() / HIDDEN, self.b2.len(), self.most)
+        Params::zeros(
+            self.w1.len() / HIDDEN,
+            self.b2.len(),
+            self.most,
+            self.activation,
+        )
     }
 
     /// The output bucket of a position whose side to move sees `active` inputs (one a
@@ -101,10 +109,16 @@ impl Params {
         nnue::bucket(active, self.most, self.b2.len())
     }
 
-    fn random(inputs: usize, buckets: usize, most: usize, rng: &mut Rng) -> Params {
+    fn random(
+        inputs: usize,
+        buckets: usize,
+        most: usize,
+        activation: Activation,
+        rng: &mut Rng,
+    ) -> Params {
         let mut uniform =
             |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
-        let mut p = Params::zeros(inputs, buckets, most);
+        let mut p = Params::zeros(inputs, buckets, most, activation);
         // About 30 inputs are active: spread each neuron's sum over a unit or so.
         p.w1.iter_mut().for_each(|w| *w = uniform(0.18));
         p.w2.iter_mut()
@@ -212,7 +226,7 @@ fn forward(p: &Params, sides: [&[u16]; 2]) -> Forward {
     let w2 = &p.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
     for (h, w2) in hidden.iter().zip(w2.chunks(HIDDEN)) {
         for (x, w) in h.iter().zip(w2) {
-            output += x.clamp(0.0, 1.0) * w;
+            output += p.activation.apply(*x) * w;
         }
     }
     Forward { hidden, output }
@@ -234,12 +248,8 @@ fn backward(p: &Params, g: &mut Params, sides: [&[u16]; 2], target: f32) -> f32 
         let mut d_hidden = [0f32; HIDDEN];
         for j in 0..HIDDEN {
             let x = h[j];
-            gw2[j] += d_output * x.clamp(0.0, 1.0);
-            d_hidden[j] = if x > 0.0 && x < 1.0 {
-                d_output * w2[j]
-            } else {
-                0.0
-            };
+            gw2[j] += d_output * p.activation.apply(x);
+            d_hidden[j] = d_output * w2[j] * p.activation.slope(x);
         }
         for (b, d) in g.b1.iter_mut().zip(&d_hidden) {
             *b += d;
@@ -402,7 +412,13 @@ pub(crate) fn train(
     let inputs = data.variant.network_inputs();
     // The pieces a board starts with: each side fills two ranks.
     let most = 4 * usize::from(data.board.0);
-    let mut params = Params::random(inputs, settings.buckets, most, &mut rng);
+    let mut params = Params::random(
+        inputs,
+        settings.buckets,
+        most,
+        settings.activation,
+        &mut rng,
+    );
     let mut adam = Adam::new(&params);
     let mut training = data.training.clone();
     let mut last = (0.0, 0.0);
@@ -476,6 +492,7 @@ pub(crate) fn train(
         ranks: data.board.1,
         inputs,
         scale: data.scale.round() as i32,
+        activation: settings.activation,
         weights: &params.w1,
         bias: &params.b1,
         output: &params.w2,
@@ -568,6 +585,10 @@ impl Data {
             1 => about,
             n => format!("{about}; {n} output buckets"),
         };
+        let about = match settings.activation {
+            Activation::Clipped => about,
+            other => format!("{about}; activation {other}"),
+        };
         match settings.note.trim() {
             "" => about,
             note => format!("{about}; {note}"),
@@ -653,17 +674,22 @@ mod checkpoint {
 
     use serde_json::{Value, json};
 
-    use super::{Adam, Params, TrainError, TrainSettings};
+    use super::{Activation, Adam, Params, TrainError, TrainSettings};
 
     const MAGIC: &str = "BTCKPT01";
 
     /// What must match for a checkpoint to be gone on from (threads need not).
     pub(super) fn identity(settings: &TrainSettings, described: &str, training: usize) -> Value {
-        json!({
+        let mut identity = json!({
             "data": described, "training": training, "epochs": settings.epochs,
             "batch": settings.batch, "lr": settings.learning_rate, "lambda": settings.lambda,
             "validation": settings.validation, "seed": settings.seed, "buckets": settings.buckets,
-        })
+        });
+        // Named only when not the first layer's old one, so older checkpoints still match.
+        if settings.activation != Activation::Clipped {
+            identity["activation"] = json!(settings.activation.to_string());
+        }
+        identity
     }
 
     pub(super) struct Saved {
@@ -820,6 +846,7 @@ mod tests {
             seed: 4,
             threads,
             buckets: 1,
+            activation: Activation::Clipped,
             note: String::new(),
             checkpoint: None,
             resume: false,
@@ -900,20 +927,26 @@ mod tests {
     /// of real games, within 3 centipawns plus 1% (measured: at most about 2, 0.5 on average).
     #[test]
     fn the_quantised_network_evaluates_as_the_float_one() {
-        for buckets in [1, 4] {
-            quantised_against_float(buckets);
+        for (buckets, activation) in [
+            (1, Activation::Clipped),
+            (4, Activation::Clipped),
+            (1, Activation::SquaredClipped),
+        ] {
+            quantised_against_float(buckets, activation);
         }
     }
 
-    fn quantised_against_float(buckets: usize) {
+    fn quantised_against_float(buckets: usize, activation: Activation) {
         let scratch = Scratch::new("train");
         let file = data(&scratch, 40);
         let settings = TrainSettings {
             buckets,
+            activation,
             ..settings(vec![file.clone()], 2)
         };
         let trained = train(&settings, |_| {}).unwrap();
         assert_eq!(trained.network.buckets(), buckets);
+        assert_eq!(trained.network.activation(), activation);
         let net: &'static Network = Box::leak(Box::new(trained.network));
         let records = datafile::read(&file).unwrap();
         let (mut worst, mut total) = (0.0f32, 0.0f32);

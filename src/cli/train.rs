@@ -40,8 +40,9 @@ pub(super) struct TrainArgs {
     /// Output buckets: the output layer chosen by the pieces left, in equal steps.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
     buckets: u32,
-    /// The first layer's activation: crelu (clamp to [0, 1]) or screlu (that, squared).
-    #[arg(long, default_value = "crelu")]
+    /// The first layer's activation: screlu (clamped to [0, 1], squared: +85 over crelu by
+    /// SPRT, docs/results.md) or crelu (clamped alone, as networks before round 9b).
+    #[arg(long, default_value = "screlu")]
     activation: crate::rulesets::nnue::Activation,
     /// A note kept in the network file's description (say how the data was made).
     #[arg(long, default_value = "")]

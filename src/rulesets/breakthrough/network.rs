@@ -51,7 +51,7 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::CaptureOnly,
         (8, 8),
-        include_bytes!("../../../nets/capture-only-86f518e2.nnue"),
+        include_bytes!("../../../nets/capture-only-b0b91535.nnue"),
     ),
 ];
 

@@ -1,7 +1,8 @@
 //! `breakthrough train`: fits a network (`rulesets::nnue`) to data files on the CPU.
 //!
 //! A small trainer of our own, in f32: sparse inputs (only the active inputs' columns are
-//! summed and given gradients), both sides' accumulators, clipped ReLU, one output read
+//! summed and given gradients), both sides' accumulators, clipped ReLU (squared by
+//! default), one output read
 //! as a win probability through a sigmoid. The target blends the game's result and the
 //! search's score (`lambda` of the result); the loss is their squared difference; Adam;
 //! a new shuffle each epoch; a held-out validation split whose loss is printed each epoch.

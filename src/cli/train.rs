@@ -55,6 +55,11 @@ pub(super) struct TrainArgs {
     /// the network is the one an uninterrupted run writes.
     #[arg(long)]
     resume: bool,
+    /// Start from this network's weights instead of random ones, to fine-tune it on new
+    /// data (same rule set, board, buckets and activation; usually with a lower --lr and
+    /// fewer --epochs).
+    #[arg(long, value_name = "NET")]
+    init: Option<PathBuf>,
 }
 
 /// A `--lr`, `--lambda` or `--validation` outside its range.
@@ -94,6 +99,7 @@ pub(super) fn run(args: TrainArgs) -> ExitCode {
         threads: every_core(args.threads),
         checkpoint: Some(checkpoint.clone()),
         resume: args.resume,
+        init: args.init,
     };
     let trained = match train::train(&settings, |line| eprintln!("{line}")) {
         Ok(trained) => trained,

@@ -10,7 +10,7 @@
 //! the same network whatever the number of threads. The weights are clipped to what the
 //! engine's integers hold, then quantised.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -42,6 +42,8 @@ pub(crate) struct TrainSettings {
     pub(crate) checkpoint: Option<PathBuf>,
     /// Go on from the checkpoint, if there is one.
     pub(crate) resume: bool,
+    /// Start from this network's weights instead of random ones (fine-tuning).
+    pub(crate) init: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +62,8 @@ pub(crate) enum TrainError {
     TooFew(usize),
     #[error("{0}")]
     Checkpoint(String),
+    #[error("cannot start from {path}: {why}")]
+    Init { path: String, why: String },
     #[error("cannot start {threads} threads: {error}")]
     Threads {
         threads: usize,
@@ -420,10 +424,17 @@ pub(crate) fn train(
         settings.activation,
         &mut rng,
     );
+    let started_from = match &settings.init {
+        Some(path) => Some(start_from(path, &mut params, &data, settings)?),
+        None => None,
+    };
     let mut adam = Adam::new(&params);
     let mut training = data.training.clone();
     let mut last = (0.0, 0.0);
-    let identity = checkpoint::identity(settings, &data.described, data.training.len());
+    let mut identity = checkpoint::identity(settings, &data.described, data.training.len());
+    if let Some(name) = &started_from {
+        identity["init"] = serde_json::json!(name);
+    }
     let mut first_epoch = 1;
     let saved = match settings.checkpoint.as_deref().filter(|_| settings.resume) {
         Some(path) => {
@@ -486,7 +497,10 @@ pub(crate) fn train(
             checkpoint::save(path, &identity, epoch, last, &params, &adam)?;
         }
     }
-    let about = data.about(settings, last);
+    let about = match &started_from {
+        Some(name) => format!("{}; started from {name}", data.about(settings, last)),
+        None => data.about(settings, last),
+    };
     let network = Network::quantise(&FloatWeights {
         variant: data.variant.name(),
         files: data.board.0,
@@ -507,6 +521,54 @@ pub(crate) fn train(
             scale: data.scale,
         },
     })
+}
+
+/// Sets `params` to the weights of the network in `path` (which must have the shape and
+/// rule set being trained), its output rescaled to the data's centipawns per logit; gives
+/// the network's name (`variant-digest`).
+fn start_from(
+    path: &Path,
+    params: &mut Params,
+    data: &Data,
+    settings: &TrainSettings,
+) -> Result<String, TrainError> {
+    let refuse = |why: String| TrainError::Init {
+        path: path.display().to_string(),
+        why,
+    };
+    let bytes = std::fs::read(path).map_err(|e| refuse(e.to_string()))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| refuse(e.to_string()))?;
+    let (files, ranks) = net.board();
+    if net.variant() != data.variant.name() || (files, ranks) != data.board {
+        return Err(refuse(format!(
+            "a network of {} on {files}x{ranks}; the data is {} on {}x{}",
+            net.variant(),
+            data.variant.name(),
+            data.board.0,
+            data.board.1
+        )));
+    }
+    if net.buckets() != settings.buckets || net.activation() != settings.activation {
+        return Err(refuse(format!(
+            "{} output buckets and activation {}; training asks for {} and {}",
+            net.buckets(),
+            net.activation(),
+            settings.buckets,
+            settings.activation
+        )));
+    }
+    if net.inputs() * HIDDEN != params.w1.len() {
+        return Err(refuse(format!("{} inputs", net.inputs())));
+    }
+    let floats = net.dequantise();
+    // The float network's output is in logits of the data's scale: what the network
+    // says in centipawns stays what it says.
+    let rescale = floats.scale as f32 / data.scale;
+    params.w1 = floats.weights;
+    params.b1 = floats.bias;
+    params.w2 = floats.output.iter().map(|w| w * rescale).collect();
+    params.b2 = floats.output_bias.iter().map(|b| b * rescale).collect();
+    Ok(format!("{}-{}", net.variant(), net.digest()))
 }
 
 /// The positions of a training run, with their targets' scale, split into the training
@@ -851,6 +913,7 @@ mod tests {
             note: String::new(),
             checkpoint: None,
             resume: false,
+            init: None,
         }
     }
 
@@ -922,6 +985,62 @@ mod tests {
         .unwrap();
         assert_eq!(losses.len(), 6);
         assert!(losses[5] < losses[0], "{losses:?}");
+    }
+
+    /// The validation losses a run logs, one per epoch.
+    fn losses(settings: &TrainSettings) -> (Trained, Vec<f64>) {
+        let mut losses = Vec::new();
+        let trained = train(settings, |line| {
+            if let Some(v) = line.split("validation loss ").nth(1) {
+                losses.push(v.split(',').next().unwrap().parse::<f64>().unwrap());
+            }
+        })
+        .unwrap();
+        (trained, losses)
+    }
+
+    /// `init` starts where a network is: with a learning rate too small to move it, one
+    /// epoch ends at that network's loss, not at a random start's; a network of another
+    /// shape is refused with one line.
+    #[test]
+    fn training_can_start_from_a_network() {
+        let scratch = Scratch::new("train");
+        let file = data(&scratch, 60);
+        let base = TrainSettings {
+            activation: Activation::SquaredClipped,
+            ..settings(vec![file], 2)
+        };
+        let (trained, trained_losses) = losses(&base);
+        let start = scratch.path("start.nnue");
+        std::fs::write(&start, trained.network.to_bytes()).unwrap();
+        let still = TrainSettings {
+            init: Some(start.clone()),
+            epochs: 1,
+            learning_rate: 1e-6,
+            ..base.clone()
+        };
+        let (tuned, tuned_losses) = losses(&still);
+        let random_start = TrainSettings {
+            epochs: 1,
+            learning_rate: 1e-6,
+            ..base.clone()
+        };
+        let (_, random_losses) = losses(&random_start);
+        let (end, first, random) = (trained_losses[2], tuned_losses[0], random_losses[0]);
+        assert!((first - end).abs() < 0.01 * end, "{first} against {end}");
+        assert!(random > 1.2 * end, "{random} against {end}");
+        let name = format!("started from capture-only-{}", trained.network.digest());
+        assert!(tuned.network.about().contains(&name));
+        let other = TrainSettings {
+            buckets: 2,
+            ..still
+        };
+        let error = train(&other, |_| {}).err().unwrap().to_string();
+        assert!(
+            error.contains("1 output buckets and activation screlu"),
+            "{error}"
+        );
+        assert!(!error.contains('\n'));
     }
 
     /// The engine's integer evaluation and the trainer's float one agree on the positions

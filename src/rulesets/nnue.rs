@@ -201,6 +201,16 @@ pub struct FloatWeights<'a> {
     pub about: &'a str,
 }
 
+/// A network's weights as floats ([`Network::dequantise`]), in [`FloatWeights`]' layout.
+pub struct Dequantised {
+    /// Centipawns of one output unit.
+    pub scale: i32,
+    pub weights: Vec<f32>,
+    pub bias: Vec<f32>,
+    pub output: Vec<f32>,
+    pub output_bias: Vec<f32>,
+}
+
 fn quantise(x: f32, scale: i32) -> i16 {
     (x * scale as f32)
         .round()
@@ -246,6 +256,29 @@ impl Network {
                 .map(|b| (b * w.activation.unit() as f32).round() as i32)
                 .collect(),
             about: w.about.to_string(),
+        }
+    }
+
+    /// The float weights this network reads as (the inverse of [`Network::quantise`], up to
+    /// its rounding): where a trainer starts to fine-tune it. Laid out as [`FloatWeights`]'.
+    pub fn dequantise(&self) -> Dequantised {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        let unit = self.activation.unit() as f32;
+        Dequantised {
+            scale: self.scale,
+            weights: self
+                .weights
+                .iter()
+                .flat_map(|column| column.0.iter().map(|&w| f32::from(w) / qa))
+                .collect(),
+            bias: self.bias.0.iter().map(|&b| f32::from(b) / qa).collect(),
+            output: self
+                .output
+                .iter()
+                .flat_map(|bucket| bucket.iter().flatten().map(|&w| f32::from(w) / qb))
+                .collect(),
+            output_bias: self.output_bias.iter().map(|&b| b as f32 / unit).collect(),
         }
     }
 
@@ -611,6 +644,34 @@ pub(crate) mod tests {
         let values: Vec<i32> = (0..4).map(|b| net.evaluate(&us, &them, b)).collect();
         assert_eq!(net.evaluate(&us, &them, 9), values[3]);
         assert!(values.windows(2).any(|w| w[0] != w[1]), "{values:?}");
+    }
+
+    /// Quantising a network's dequantised weights gives the network back, bit for bit, so
+    /// a trainer that starts from it starts exactly there.
+    #[test]
+    fn dequantised_weights_quantise_to_the_same_network() {
+        for (buckets, activation) in [
+            (1, Activation::Clipped),
+            (4, Activation::Clipped),
+            (2, Activation::SquaredClipped),
+        ] {
+            let net = random_with(7, 128, buckets, activation);
+            let floats = net.dequantise();
+            let again = Network::quantise(&FloatWeights {
+                variant: net.variant(),
+                files: 8,
+                ranks: 8,
+                inputs: net.inputs(),
+                scale: floats.scale,
+                activation,
+                weights: &floats.weights,
+                bias: &floats.bias,
+                output: &floats.output,
+                output_bias: &floats.output_bias,
+                about: net.about(),
+            });
+            assert_eq!(again.to_bytes(), net.to_bytes(), "{buckets} {activation}");
+        }
     }
 
     #[test]

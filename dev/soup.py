@@ -1,0 +1,39 @@
+# Average two networks of one shape (a fine-tuned one and its start), in centipawn space.
+import struct, sys
+def load(p):
+    b = open(p, 'rb').read()
+    assert b[:8] == b'BTNNUE01'
+    inputs, hidden, qa, qb = struct.unpack_from('<HHHH', b, 26)
+    scale, about_len = struct.unpack_from('<iI', b, 34)
+    buckets = b[42] or 1
+    head = b[:48]
+    about = b[48:48 + about_len]
+    off = 48 + about_len
+    n16 = inputs * hidden + hidden + buckets * 2 * hidden
+    w = list(struct.unpack_from('<%dh' % n16, b, off)); off += 2 * n16
+    ob = list(struct.unpack_from('<%di' % buckets, b, off)); off += 4 * buckets
+    assert off == len(b)
+    return dict(head=head, inputs=inputs, hidden=hidden, scale=scale, buckets=buckets, w=w, ob=ob, about=about)
+a, c = load(sys.argv[1]), load(sys.argv[2])
+t = float(sys.argv[4]) if len(sys.argv) > 4 else 0.5  # weight of the second
+assert (a['inputs'], a['hidden'], a['buckets']) == (c['inputs'], c['hidden'], c['buckets'])
+assert a['head'][43] == c['head'][43]
+s = c['scale']
+first = a['inputs'] * a['hidden'] + a['hidden']
+w = []
+for i, (x, y) in enumerate(zip(a['w'], c['w'])):
+    if i < first:
+        v = (1 - t) * x + t * y
+    else:  # output weights: in centipawns, at the second's scale
+        v = ((1 - t) * x * a['scale'] + t * y * c['scale']) / s
+    w.append(max(-32768, min(32767, round(v))))
+ob = [round(((1 - t) * x * a['scale'] + t * y * c['scale']) / s) for x, y in zip(a['ob'], c['ob'])]
+about = (c['about'].decode() + '; averaged with %s (weight %.2f for this one)' % (sys.argv[1].split('/')[-1], t)).encode()
+head = bytearray(c['head'])
+struct.pack_into('<iI', head, 34, s, len(about))
+out = bytes(head) + about + struct.pack('<%dh' % len(w), *w) + struct.pack('<%di' % len(ob), *ob)
+open(sys.argv[3], 'wb').write(out)
+h = 0xcbf29ce484222325
+for byte in out:
+    h = ((h ^ byte) * 0x100000001b3) & 0xffffffffffffffff
+print(sys.argv[3], '%08x' % (h & 0xffffffff))

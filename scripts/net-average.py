@@ -1,4 +1,7 @@
-# Average two networks of one shape (a fine-tuned one and its start), in centipawn space.
+#!/usr/bin/env python3
+# Average two networks of one shape (a fine-tuned one and its start, as WiSE-FT does): the
+# first layer averaged, the output weights averaged in centipawns at the second one's scale.
+# Usage: scripts/net-average.py FIRST.nnue SECOND.nnue OUT.nnue [WEIGHT_OF_SECOND=0.5]
 import struct, sys
 def load(p):
     b = open(p, 'rb').read()

@@ -36,7 +36,7 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::Free,
         (8, 8),
-        include_bytes!("../../../nets/breakthrough-c0d73dd6.nnue"),
+        include_bytes!("../../../nets/breakthrough-191e047b.nnue"),
     ),
     (
         DiagonalStep::Free,

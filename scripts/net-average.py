@@ -3,6 +3,8 @@
 # first layer averaged, the output weights averaged in centipawns at the second one's scale.
 # Usage: scripts/net-average.py FIRST.nnue SECOND.nnue OUT.nnue [WEIGHT_OF_SECOND=0.5]
 import struct, sys
+if len(sys.argv) not in (4, 5):
+    sys.exit('usage: scripts/net-average.py FIRST.nnue SECOND.nnue OUT.nnue [WEIGHT_OF_SECOND=0.5]')
 def load(p):
     b = open(p, 'rb').read()
     assert b[:8] == b'BTNNUE01'

@@ -54,6 +54,17 @@ pub(crate) trait Evaluate: Copy + Send + Sync + Debug + 'static {
         self.rules_mut().play(m)
     }
 
+    /// The position after legal move `m`, given `after`, the rules' position with `m`
+    /// played already: the search looks at that first and builds the rest (a network's
+    /// accumulators) only for the moves it goes on to search. An evaluation that keeps
+    /// state of its own (one that overrides [`Evaluate::play`]) overrides this too.
+    #[inline]
+    fn child(&self, _m: MoveOf<Self>, after: &Self::Rules) -> Self {
+        let mut child = *self;
+        *child.rules_mut() = *after;
+        child
+    }
+
     /// Passes the turn ([`SearchRules::play_null`]), keeping the evaluation's state in
     /// step.
     #[inline]

@@ -249,9 +249,9 @@ impl<P: Evaluate> Worker<P> {
             // Quiet moves far from the goal are the ones pruning and reductions may touch.
             let reducible =
                 scores[i] < 1 << 27 && pos.rules().steps_to_goal_after(m) > APPROACH_STEPS;
-            let mut child = *pos;
-            child.play(m);
-            let makes_threat = child.rules().opponent_threatens_win();
+            let mut after = *pos.rules();
+            after.play(m);
+            let makes_threat = after.opponent_threatens_win();
             if reducible
                 && !pv_node
                 && !threatened
@@ -261,6 +261,7 @@ impl<P: Evaluate> Worker<P> {
             {
                 continue;
             }
+            let child = pos.child(m, &after);
             // Late quiet moves that make no threat are searched shallower first.
             let reduction = if depth >= LMR_MIN_DEPTH
                 && i >= LMR_MIN_MOVE
@@ -428,8 +429,9 @@ impl<P: Evaluate> Worker<P> {
             )
         });
         for &m in moves.iter() {
-            let mut child = *pos;
-            child.play(m);
+            let mut after = *pos.rules();
+            after.play(m);
+            let child = pos.child(m, &after);
             let score = -self.quiescence(shared, &child, ply + 1, -beta, -alpha);
             if shared.stopped() {
                 return 0;

@@ -123,21 +123,43 @@ impl Evaluate for Evaluated {
     /// Plays a legal move, updating the accumulators by the squares it changes.
     #[inline]
     fn play(&mut self, m: Move) {
-        if let Some(net) = self.net {
-            let us = self.pos.side_to_move();
-            let them = us.opponent();
-            let captured = self.pos.pawns(them) & m.to().bit() != 0;
-            let ranks = self.pos.ranks();
-            for p in [Color::White, Color::Black] {
-                let acc = &mut self.acc[p.index()];
-                net.add(acc, feature(p, us, m.to(), ranks));
-                net.sub(acc, feature(p, us, m.from(), ranks));
-                if captured {
-                    net.sub(acc, feature(p, them, m.to(), ranks));
-                }
-            }
+        let mut after = self.pos;
+        after.play(m);
+        *self = self.child(m, &after);
+    }
+
+    /// The accumulators are written once, from this position's, instead of copied and
+    /// then updated.
+    #[inline]
+    fn child(&self, m: Move, after: &Position) -> Evaluated {
+        debug_assert_eq!(after.hash(), {
+            let mut played = self.pos;
+            played.play(m);
+            played.hash()
+        });
+        let Some(net) = self.net else {
+            return Evaluated {
+                pos: *after,
+                ..*self
+            };
+        };
+        let us = self.pos.side_to_move();
+        let them = us.opponent();
+        let captured = self.pos.pawns(them) & m.to().bit() != 0;
+        let ranks = self.pos.ranks();
+        let moved = |p: Color| {
+            net.moved(
+                &self.acc[p.index()],
+                feature(p, us, m.to(), ranks),
+                feature(p, us, m.from(), ranks),
+                captured.then(|| feature(p, them, m.to(), ranks)),
+            )
+        };
+        Evaluated {
+            pos: *after,
+            net: self.net,
+            acc: [moved(Color::White), moved(Color::Black)],
         }
-        self.pos.play(m);
     }
 
     #[inline]

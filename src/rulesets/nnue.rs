@@ -323,14 +323,6 @@ impl Network {
         }
     }
 
-    /// Subtracts input `feature`'s column.
-    #[inline]
-    pub fn sub(&self, acc: &mut Accumulator, feature: usize) {
-        for (a, w) in acc.0.iter_mut().zip(&self.weights[feature].0) {
-            *a = a.wrapping_sub(*w);
-        }
-    }
-
     /// `acc` with input `add`'s column added and `sub`'s subtracted (a pawn's step), and
     /// `captured`'s subtracted too where there is one: one pass over the memory instead
     /// of one per column, written to a new accumulator so a copy-make copies nothing twice.
@@ -703,16 +695,20 @@ pub(crate) mod tests {
         }
     }
 
+    /// A step read by `moved` (and a capture) gives the accumulator of the inputs left.
     #[test]
-    fn adding_and_subtracting_columns_undo_each_other() {
+    fn a_moved_accumulator_is_the_sum_of_the_inputs_left() {
         let net = random_network(2, 128);
-        let mut acc = net.empty();
-        for f in [3, 77, 127, 3] {
-            net.add(&mut acc, f);
-        }
-        for f in [77, 3, 127, 3] {
-            net.sub(&mut acc, f);
-        }
-        assert_eq!(acc, net.empty());
+        let sum = |inputs: &[usize]| {
+            let mut acc = net.empty();
+            for &f in inputs {
+                net.add(&mut acc, f);
+            }
+            acc
+        };
+        let before = sum(&[3, 77, 100, 127]);
+        assert_eq!(net.moved(&before, 5, 77, None), sum(&[3, 100, 127, 5]));
+        assert_eq!(net.moved(&before, 5, 77, Some(100)), sum(&[3, 127, 5]));
+        assert_ne!(net.moved(&before, 5, 77, None), before);
     }
 }

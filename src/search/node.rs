@@ -13,6 +13,8 @@ use crate::rulesets::{Evaluate, MAX_MOVES, MoveOf, Rules, SearchRules};
 /// Per-thread search state.
 pub(super) struct Worker<P: Evaluate> {
     killers: Vec<[u16; 2]>,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: Vec<Option<MoveOf<P>>>,
     history: Vec<[i32; 4096]>,
     pub(super) pv: Vec<Vec<MoveOf<P>>>,
     pub(super) nodes: u64,
@@ -27,6 +29,7 @@ impl<P: Evaluate> Worker<P> {
     pub(super) fn new(root: &P) -> Worker<P> {
         let mut worker = Worker {
             killers: vec![[0; 2]; MAX_PLY + 1],
+            excluded: vec![None; MAX_PLY + 1],
             history: vec![[0; 4096]; 2],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
@@ -196,8 +199,11 @@ impl<P: Evaluate> Worker<P> {
         }
         let pv_node = beta - alpha > 1;
         let key = pos.rules().hash();
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
-        if let Some(e) = shared.tt.probe(key) {
+        let mut tt_entry = None;
+        // A search without one move must not take (or leave) the full node's entry.
+        if let Some(e) = shared.tt.probe(key).filter(|_| excluded.is_none()) {
             tt_move = P::Rules::decode(e.move_code);
             let s = score_from_tt(e.score, ply);
             let usable = match e.bound {
@@ -208,6 +214,7 @@ impl<P: Evaluate> Worker<P> {
             if !pv_node && e.depth as i32 >= depth && usable {
                 return s;
             }
+            tt_entry = Some((s, e));
         }
         let static_eval = if !pv_node && !threatened {
             Some(pos.evaluate())
@@ -215,13 +222,14 @@ impl<P: Evaluate> Worker<P> {
             None
         };
         if let Some(static_eval) = static_eval
+            && excluded.is_none()
             && !is_decisive(beta)
             && let Some(score) = self.prune_early(shared, pos, depth, ply, beta, static_eval)
         {
             return score;
         }
         // Without a move from the table this node is likely new: search it a little shallower.
-        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        let depth = if tt_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH {
             depth - 1
         } else {
             depth
@@ -237,6 +245,34 @@ impl<P: Evaluate> Worker<P> {
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = self.order_score(pos, m, tt_move, ply);
         }
+        let singular = match (tt_move, tt_entry) {
+            (Some(m), Some((s, e)))
+                if excluded.is_none()
+                    && depth >= SINGULAR_MIN_DEPTH
+                    && e.bound != Bound::Upper
+                    && e.depth as i32 >= depth - 3
+                    && !is_decisive(s) =>
+            {
+                // The table's move is singular when every other move falls short of
+                // its score by a margin, searched at half the depth: it gets a ply more.
+                let singular_beta = s - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = Some(m);
+                let score = self.negamax(
+                    shared,
+                    pos,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                );
+                self.excluded[ply] = None;
+                if shared.stopped() {
+                    return 0;
+                }
+                (score < singular_beta).then_some(m)
+            }
+            _ => None,
+        };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -246,6 +282,10 @@ impl<P: Evaluate> Worker<P> {
             moves.swap(i, j);
             scores.swap(i, j);
             let m = moves[i];
+            if Some(m) == excluded {
+                continue;
+            }
+            let extension = i32::from(Some(m) == singular);
             // Quiet moves far from the goal are the ones pruning and reductions may touch.
             let reducible =
                 scores[i] < 1 << 27 && pos.rules().steps_to_goal_after(m) > APPROACH_STEPS;
@@ -274,7 +314,7 @@ impl<P: Evaluate> Worker<P> {
                 0
             };
             let score = if i == 0 {
-                -self.negamax(shared, &child, depth - 1, ply + 1, -beta, -alpha)
+                -self.negamax(shared, &child, depth - 1 + extension, ply + 1, -beta, -alpha)
             } else {
                 let mut s = -self.negamax(
                     shared,
@@ -310,6 +350,9 @@ impl<P: Evaluate> Worker<P> {
                     }
                 }
             }
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower

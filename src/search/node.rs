@@ -314,7 +314,14 @@ impl<P: Evaluate> Worker<P> {
                 0
             };
             let score = if i == 0 {
-                -self.negamax(shared, &child, depth - 1 + extension, ply + 1, -beta, -alpha)
+                -self.negamax(
+                    shared,
+                    &child,
+                    depth - 1 + extension,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                )
             } else {
                 let mut s = -self.negamax(
                     shared,

@@ -253,23 +253,11 @@ impl<P: Evaluate> Worker<P> {
                     && e.depth as i32 >= depth - 3
                     && !is_decisive(s) =>
             {
-                // The table's move is singular when every other move falls short of
-                // its score by a margin, searched at half the depth: it gets a ply more.
-                let singular_beta = s - SINGULAR_MARGIN * depth;
-                self.excluded[ply] = Some(m);
-                let score = self.negamax(
-                    shared,
-                    pos,
-                    (depth - 1) / 2,
-                    ply,
-                    singular_beta - 1,
-                    singular_beta,
-                );
-                self.excluded[ply] = None;
+                let singular = self.is_singular(shared, pos, depth, ply, m, s);
                 if shared.stopped() {
                     return 0;
                 }
-                (score < singular_beta).then_some(m)
+                singular.then_some(m)
             }
             _ => None,
         };
@@ -383,6 +371,32 @@ impl<P: Evaluate> Worker<P> {
             },
         );
         best
+    }
+
+    /// Whether the table's move `m`, scored `tt_score`, is singular at this node: every
+    /// other move, searched at half the depth, falls short of that score by
+    /// `SINGULAR_MARGIN` a ply. A singular move is searched a ply deeper.
+    pub(super) fn is_singular(
+        &mut self,
+        shared: &Shared,
+        pos: &P,
+        depth: i32,
+        ply: usize,
+        m: MoveOf<P>,
+        tt_score: i32,
+    ) -> bool {
+        let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        self.excluded[ply] = Some(m);
+        let score = self.negamax(
+            shared,
+            pos,
+            (depth - 1) / 2,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+        );
+        self.excluded[ply] = None;
+        score < singular_beta
     }
 
     /// Reverse futility and null-move pruning at a non-PV node: the score to return when

@@ -1,12 +1,12 @@
 //! The search, in process: exact win distances (the public forced-wins suite, and small
 //! boards of both Breakthrough rule sets against plain exhaustive minimax), the table's
-//! win-distance conversion, repetition draws in Doorbraak, and the rule set added for
-//! tests only.
+//! win-distance conversion, repetition draws in Doorbraak, the singular-move test, and
+//! the rule set added for tests only.
 
 use std::sync::Mutex;
 
 use super::tt::{Bound, Entry, TranspositionTable};
-use super::{Control, Info, Score, SearchLimits, SearchResult, Searcher, WIN};
+use super::{Control, INFINITY, Info, Score, SearchLimits, SearchResult, Searcher, WIN};
 use super::{score_from_tt, score_to_tt};
 use crate::rulesets::breakthrough::{self, DiagonalStep};
 use crate::rulesets::{Color, Evaluate, MoveOf, Rules, doorbraak, toy};
@@ -314,6 +314,41 @@ fn the_test_rule_set_is_searched_like_any_other() {
             );
         }
     }
+}
+
+/// Singular extensions: the search without the table's move leaves that move out and
+/// holds the others against the table's score.
+#[test]
+fn a_lone_good_move_is_singular_and_an_underrated_one_is_not() {
+    use super::node::{Shared, Worker};
+    let control = Control::unlimited();
+    let tt = TranspositionTable::new(4).unwrap();
+    let shared = Shared {
+        control: &control,
+        tt: &tt,
+        is_helper: false,
+    };
+    let depth = 8;
+    // White must take the pawn on a3: any other move lets it take b2, and only b2
+    // attacks it.
+    let pos = bt(
+        "1ppppppp/pppppppp/8/8/8/p7/PPPPPPPP/PPPPPPPP w",
+        DiagonalStep::Free,
+    );
+    let take = pos.rules().parse_move("b2a3").unwrap();
+    let mut worker = Worker::new(&pos);
+    let best = worker.negamax(&shared, &pos, depth, 0, -INFINITY, INFINITY);
+    assert_eq!(worker.pv[0].first(), Some(&take), "score {best}");
+    assert!(worker.is_singular(&shared, &pos, depth, 0, take, best));
+    // A move rated far below what the position gives leaves other moves above it.
+    let start = bt(
+        "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w",
+        DiagonalStep::Free,
+    );
+    let mut worker = Worker::new(&start);
+    let best = worker.negamax(&shared, &start, depth, 0, -INFINITY, INFINITY);
+    let first = worker.pv[0][0];
+    assert!(!worker.is_singular(&shared, &start, depth, 0, first, best - 300));
 }
 
 /// The proven mate search on the forced-wins suite: every win at its exact length with a

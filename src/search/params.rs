@@ -30,7 +30,7 @@ pub(crate) const LMR_DIVISOR: f64 = 1.5;
 pub(crate) const IIR_MIN_DEPTH: i32 = 5;
 /// Singular extensions: from this depth, the table's move is searched a ply deeper when
 /// every other move scores this much per ply below the table's score.
-pub(crate) const SINGULAR_MIN_DEPTH: i32 = 8;
+pub(crate) const SINGULAR_MIN_DEPTH: i32 = 6;
 pub(crate) const SINGULAR_MARGIN: i32 = 2;
 /// Futility pruning: up to this depth, quiet moves are skipped when the static
 /// evaluation plus this margin per ply cannot reach alpha.

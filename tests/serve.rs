@@ -349,6 +349,41 @@ fn events(server: &Server, path: &str) -> std::sync::mpsc::Receiver<Value> {
 }
 
 #[test]
+fn analysing_a_finished_position_holds_no_engine() {
+    // White has one move to win. With one engine shared, an analysis of the final
+    // position must end at once and leave the engine free for the next one.
+    let server = Server::start_with(&["--engines", "1"]);
+    let (_, state) = server.post(
+        "/api/games",
+        json!({"engine": "none", "fen": "8/P6p/8/8/8/8/8/8 w", "moves": ["a7a8"]}),
+    );
+    let id = state["id"].as_u64().unwrap();
+    assert_eq!(state["result"]["winner"], "white", "{state}");
+    let stream = events(&server, &format!("/api/games/{id}/events"));
+    let (code, reply) = server.post(&format!("/api/games/{id}/analyse"), json!({"lines": 1}));
+    assert_eq!(code, 200, "{reply}");
+    let stopped = loop {
+        let ev = stream
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the analysis ends at once");
+        if ev["type"] == "analysis-stopped" {
+            break ev;
+        }
+    };
+    assert!(
+        stopped["why"].as_str().unwrap().contains("game is over"),
+        "{stopped}"
+    );
+    // The one engine is free: an analysis of the position before the winning move runs.
+    let (code, reply) = server.post(
+        &format!("/api/games/{id}/analyse"),
+        json!({"lines": 1, "ply": 0}),
+    );
+    assert_eq!(code, 200, "{reply}");
+    assert_eq!(reply["thinking"], "analysis");
+}
+
+#[test]
 fn analysis_streams_lines_and_stops_when_the_tab_closes() {
     let server = Server::start();
     let (_, state) = server.post(

@@ -164,7 +164,12 @@ fn xboard(
         if started.elapsed() > limit {
             let _ = xboard.kill();
             let _ = xboard.wait();
-            panic!("XBoard did not finish {games} games in {limit:?}");
+            // The end of XBoard's debug log says what it was waiting for.
+            let text =
+                String::from_utf8_lossy(&std::fs::read(&log).unwrap_or_default()).into_owned();
+            let lines: Vec<&str> = text.lines().collect();
+            let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+            panic!("XBoard did not finish {games} games in {limit:?}; its log ends:\n{tail}");
         }
         // Mid-game: the first game has had its first moves.
         if let Some(path) = shot.filter(|_| started.elapsed() > Duration::from_secs(6)) {

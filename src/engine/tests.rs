@@ -202,6 +202,37 @@ fn stop_ends_an_infinite_search_with_one_answer() {
 }
 
 #[test]
+fn a_finished_game_answers_a_ponder_or_infinite_search_only_when_asked() {
+    // White's pawn stands on the last rank: Black, to move, has lost. uci2wb reads an
+    // early answer as "Engine moves during ponder", a UCI violation.
+    let mut engine = Engine::new(Player::Search).unwrap();
+    engine
+        .set_position(
+            &StartingPoint::Fen("P7/8/8/8/8/8/p7/8 b - - 0 1".into()),
+            &[],
+        )
+        .unwrap();
+    let pondering = GoRequest {
+        ponder: true,
+        ..GoRequest::default()
+    };
+    let rx = go(&mut engine, pondering).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(rx.try_recv().is_err(), "pondering waits for ponderhit");
+    engine.ponderhit();
+    assert_eq!(answer(&rx).best, None);
+    let infinite = GoRequest {
+        infinite: true,
+        ..GoRequest::default()
+    };
+    let rx = go(&mut engine, infinite).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
+    engine.stop();
+    assert_eq!(answer(&rx).best, None);
+}
+
+#[test]
 fn a_refused_position_refuses_go_until_a_good_one() {
     let mut engine = Engine::new(Player::Search).unwrap();
     let refused = engine.set_position(&StartingPoint::StartPos, &moves(&["a2a3", "a2a4"]));

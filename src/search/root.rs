@@ -239,8 +239,10 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             no_mate: None,
         };
         if root_moves.is_empty() {
-            // The game is over (or searchmoves left nothing): there is nothing to wait for.
+            // The game is over (or searchmoves left nothing): nothing to search, but a
+            // pondering or infinite search still answers only after `stop` or `ponderhit`.
             result.score = end_score(self.root.rules().end(), 0);
+            wait_for_release(control);
             return result;
         }
         let multipv = self.limits.multipv.clamp(1, root_moves.len().max(1));
@@ -284,10 +286,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             }
         }
         self.worker().flush_nodes(&self.shared);
-        // Infinite and ponder searches answer only after stop or ponderhit.
-        while control.is_waiting() && !control.is_stopped() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        wait_for_release(control);
         if result.ponder.is_none()
             && let Some(best) = result.best
         {
@@ -373,5 +372,13 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
             time,
             pv: pv.to_vec(),
         });
+    }
+}
+
+/// Infinite and ponder searches answer only after `stop` or `ponderhit` (the UCI rule:
+/// no `bestmove` before either, even when the search has nothing left to do).
+fn wait_for_release(control: &Control) {
+    while control.is_waiting() && !control.is_stopped() {
+        std::thread::sleep(Duration::from_millis(1));
     }
 }

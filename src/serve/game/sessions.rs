@@ -301,6 +301,13 @@ impl Sessions {
         let Some((lines, ply)) = game.analysis else {
             return Ok(());
         };
+        if let Some(outcome) = game.position_after(ply).outcome() {
+            // Nothing to search, and an engine held for it would answer only when stopped.
+            game.analysis = None;
+            session.send(json!({"type": "analysis-stopped", "best": null,
+                "why": format!("nothing to analyse: the game is over there ({outcome})")}));
+            return Ok(());
+        }
         let keep = usize::from(self.pool.size() > 1);
         let Some(engine) = self.pool.take(keep) else {
             return Err(ApiError::Busy(format!(

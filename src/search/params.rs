@@ -44,8 +44,8 @@ pub(crate) const LMP_BASE: usize = 4;
 /// Without `movestogo`, the moves assumed to remain are `GAME_MOVES` less the moves the
 /// side to move has played in this game, but never fewer than `MIN_MOVES_TO_GO`: a
 /// Breakthrough game lasts about 35 moves a side, and the middle game decides it.
-pub(crate) const GAME_MOVES: u64 = 35;
-pub(crate) const MIN_MOVES_TO_GO: u64 = 10;
+pub(crate) const GAME_MOVES: u64 = 32;
+pub(crate) const MIN_MOVES_TO_GO: u64 = 6;
 /// Share of the increment added to each move's budget, in percent.
 pub(crate) const INCREMENT_PERCENT: u64 = 80;
 /// Hard limit as a multiple of the soft budget.

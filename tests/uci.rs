@@ -182,26 +182,21 @@ fn finished_game_answers_bestmove_none() {
     );
     // An infinite (or pondering) search answers only after `stop`, even with no move to
     // search: GUIs and adapters such as uci2wb treat an early answer as a violation.
-    e.send("position fen 8/8/8/8/p7/P7/8/8 w");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
-    e.send("isready");
-    assert_eq!(e.until("readyok", SHORT), ["readyok"]);
-    e.send("stop");
-    assert_eq!(
-        e.until("bestmove", SHORT),
-        ["info depth 0 score mate 0", "bestmove (none)"]
-    );
-    e.send("position fen 8/8/8/8/p7/P7/8/8 w");
-    e.send("go ponder wtime 1000 btime 1000");
-    std::thread::sleep(Duration::from_millis(100));
-    e.send("isready");
-    assert_eq!(e.until("readyok", SHORT), ["readyok"]);
-    e.send("ponderhit");
-    assert_eq!(
-        e.until("bestmove", SHORT),
-        ["info depth 0 score mate 0", "bestmove (none)"]
-    );
+    for (go, release) in [
+        ("go infinite", "stop"),
+        ("go ponder wtime 1000 btime 1000", "ponderhit"),
+    ] {
+        e.send("position fen 8/8/8/8/p7/P7/8/8 w");
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(100));
+        e.send("isready");
+        assert_eq!(e.until("readyok", SHORT), ["readyok"], "{go}");
+        e.send(release);
+        assert_eq!(
+            e.until("bestmove", SHORT),
+            ["info depth 0 score mate 0", "bestmove (none)"]
+        );
+    }
 }
 
 #[test]

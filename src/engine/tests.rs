@@ -216,20 +216,18 @@ fn a_finished_game_answers_a_ponder_or_infinite_search_only_when_asked() {
         ponder: true,
         ..GoRequest::default()
     };
-    let rx = go(&mut engine, pondering).unwrap();
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(rx.try_recv().is_err(), "pondering waits for ponderhit");
-    engine.ponderhit();
-    assert_eq!(answer(&rx).best, None);
     let infinite = GoRequest {
         infinite: true,
         ..GoRequest::default()
     };
-    let rx = go(&mut engine, infinite).unwrap();
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
-    engine.stop();
-    assert_eq!(answer(&rx).best, None);
+    let release: [fn(&mut Engine); 2] = [|e| e.ponderhit(), |e| e.stop()];
+    for (request, release) in [pondering, infinite].into_iter().zip(release) {
+        let rx = go(&mut engine, request.clone()).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(rx.try_recv().is_err(), "{request:?} waits to be released");
+        release(&mut engine);
+        assert_eq!(answer(&rx).best, None);
+    }
 }
 
 #[test]

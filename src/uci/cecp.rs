@@ -503,19 +503,31 @@ impl<'a> Cecp<'a> {
             // Cannot happen: the search plays legal moves. Said rather than sent.
             return self.out.lines(&format!("Error (engine move {best}): {e}"));
         }
-        self.out.lines(&format!("move {best}"));
-        self.claim_result();
+        // The move and the result it makes in one write: XBoard passes the move on to the
+        // other engine at once, and that engine's own claim must not come first.
+        let mut text = format!("move {best}");
+        if let Some(claim) = self.take_claim() {
+            text.push('\n');
+            text.push_str(&claim);
+        }
+        self.out.lines(&text);
     }
 
     /// Sends the result if the game has ended and it was not sent yet.
     fn claim_result(&mut self) {
+        if let Some(claim) = self.take_claim() {
+            self.out.lines(&claim);
+        }
+    }
+
+    /// The result to claim, once: when the game has ended and it was not claimed yet.
+    fn take_claim(&mut self) -> Option<String> {
         if self.over {
-            return;
+            return None;
         }
-        if let Some(outcome) = self.game.outcome() {
-            self.over = true;
-            self.out.lines(&result_claim(outcome));
-        }
+        let outcome = self.game.outcome()?;
+        self.over = true;
+        Some(result_claim(outcome))
     }
 
     /// Stops the running search, if any, and forgets its answer.

@@ -54,10 +54,15 @@ impl Output {
         Output(Arc::new(Mutex::new(sink)))
     }
 
-    /// Writes lines and flushes; a closed stdout is ignored (the GUI is gone).
+    /// Writes lines and flushes; a closed stdout is ignored (the GUI is gone). The text
+    /// goes out in one write, so a reader gets lines sent together together: a move and
+    /// the result it makes reach the GUI before another engine can answer the move.
     fn lines(&self, text: &str) {
+        let mut block = String::with_capacity(text.len() + 1);
+        block.push_str(text);
+        block.push('\n');
         let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(out, "{text}");
+        let _ = out.write_all(block.as_bytes());
         let _ = out.flush();
     }
 

@@ -6,13 +6,17 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::engine::OPTIONS;
 
-/// A buffer the protocol writes into.
+/// A buffer the protocol writes into, and each write's text.
 #[derive(Clone, Default)]
-pub(super) struct Captured(Arc<Mutex<Vec<u8>>>);
+pub(super) struct Captured(Arc<Mutex<Vec<u8>>>, Arc<Mutex<Vec<String>>>);
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0.lock().unwrap().extend_from_slice(buf);
+        self.1
+            .lock()
+            .unwrap()
+            .push(String::from_utf8_lossy(buf).into_owned());
         Ok(buf.len())
     }
 
@@ -30,6 +34,11 @@ impl Captured {
 
 /// Feeds `lines` to a fresh session as its whole input and returns every line written.
 fn session(player: Player, lines: &[&str]) -> Vec<String> {
+    session_writes(player, lines).lines()
+}
+
+/// The same, with the output as written.
+fn session_writes(player: Player, lines: &[&str]) -> Captured {
     let captured = Captured::default();
     let mut session = Connection::new(player, Output::new(captured.clone())).unwrap();
     let (tx, rx) = std::sync::mpsc::sync_channel(lines.len() + 1);
@@ -38,7 +47,7 @@ fn session(player: Player, lines: &[&str]) -> Vec<String> {
     }
     drop(tx);
     session.serve(&rx);
-    captured.lines()
+    captured
 }
 
 /// `uci` lists exactly the table's options with their declared defaults, whatever
@@ -274,6 +283,29 @@ fn cecp_engine_moves_and_claims_its_win() {
     assert_eq!(
         lines[from..],
         ["pong 7", "move a5a6", "1-0 {White reaches the last rank}"]
+    );
+}
+
+/// The winning move and its claim go out in one write: XBoard hands the move to the
+/// other engine at once, and with two writes that engine's claim could come first.
+#[test]
+fn cecp_sends_a_winning_move_and_its_claim_in_one_write() {
+    let captured = session_writes(
+        Player::Search,
+        &[
+            "xboard",
+            "new",
+            "variant breakthrough-6x6",
+            "force",
+            "setboard 6/P5/6/6/5p/6 w 0 1",
+            "sd 4",
+            "go",
+        ],
+    );
+    let writes = captured.1.lock().unwrap().clone();
+    assert!(
+        writes.contains(&"move a5a6\n1-0 {White reaches the last rank}\n".to_string()),
+        "{writes:#?}"
     );
 }
 

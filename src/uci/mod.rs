@@ -55,8 +55,8 @@ impl Output {
     }
 
     /// Writes lines and flushes; a closed stdout is ignored (the GUI is gone). The text
-    /// goes out in one write, so a reader gets lines sent together together: a move and
-    /// the result it makes reach the GUI before another engine can answer the move.
+    /// goes out in one write, so the reader gets its lines at once: a move and the result
+    /// it makes reach the GUI before another engine can answer the move.
     fn lines(&self, text: &str) {
         let mut block = String::with_capacity(text.len() + 1);
         block.push_str(text);

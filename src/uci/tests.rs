@@ -6,17 +6,13 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::engine::OPTIONS;
 
-/// A buffer the protocol writes into, and each write's text.
+/// A buffer the protocol writes into, kept write by write.
 #[derive(Clone, Default)]
-pub(super) struct Captured(Arc<Mutex<Vec<u8>>>, Arc<Mutex<Vec<String>>>);
+pub(super) struct Captured(Arc<Mutex<Vec<Vec<u8>>>>);
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        self.1
-            .lock()
-            .unwrap()
-            .push(String::from_utf8_lossy(buf).into_owned());
+        self.0.lock().unwrap().push(buf.to_vec());
         Ok(buf.len())
     }
 
@@ -27,8 +23,17 @@ impl Write for Captured {
 
 impl Captured {
     pub(super) fn lines(&self) -> Vec<String> {
-        let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
+        let text = String::from_utf8(self.0.lock().unwrap().concat()).unwrap();
         text.lines().map(str::to_string).collect()
+    }
+
+    /// Each write's text.
+    pub(super) fn writes(&self) -> Vec<String> {
+        let writes = self.0.lock().unwrap();
+        writes
+            .iter()
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect()
     }
 }
 
@@ -302,7 +307,7 @@ fn cecp_sends_a_winning_move_and_its_claim_in_one_write() {
             "go",
         ],
     );
-    let writes = captured.1.lock().unwrap().clone();
+    let writes = captured.writes();
     assert!(
         writes.contains(&"move a5a6\n1-0 {White reaches the last rank}\n".to_string()),
         "{writes:#?}"

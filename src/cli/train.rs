@@ -56,8 +56,8 @@ pub(super) struct TrainArgs {
     #[arg(long)]
     resume: bool,
     /// Start from this network's weights instead of random ones, to fine-tune it on new
-    /// data (same rule set, board, buckets and activation; usually with a lower --lr and
-    /// fewer --epochs).
+    /// data (same rule set, board, activation and buckets, or one output copied into
+    /// every bucket; usually with a lower --lr and fewer --epochs).
     #[arg(long, value_name = "NET")]
     init: Option<PathBuf>,
 }

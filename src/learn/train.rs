@@ -548,7 +548,10 @@ fn start_from(
             data.board.1
         )));
     }
-    if net.buckets() != settings.buckets || net.activation() != settings.activation {
+    // One output may start many buckets: each begins as that output, so the network
+    // starts as it was and the buckets then learn their stages apart.
+    let widened = net.buckets() == 1 && settings.buckets > 1;
+    if (net.buckets() != settings.buckets && !widened) || net.activation() != settings.activation {
         return Err(refuse(format!(
             "{} output buckets and activation {}; training asks for {} and {}",
             net.buckets(),
@@ -566,8 +569,13 @@ fn start_from(
     let rescale = floats.scale as f32 / data.scale;
     params.w1 = floats.weights;
     params.b1 = floats.bias;
-    params.w2 = floats.output.iter().map(|w| w * rescale).collect();
-    params.b2 = floats.output_bias.iter().map(|b| b * rescale).collect();
+    let copies = if widened { settings.buckets } else { 1 };
+    params.w2 = (0..copies)
+        .flat_map(|_| floats.output.iter().map(|w| w * rescale))
+        .collect();
+    params.b2 = (0..copies)
+        .flat_map(|_| floats.output_bias.iter().map(|b| b * rescale))
+        .collect();
     Ok(format!("{}-{}", net.variant(), net.digest()))
 }
 
@@ -1031,16 +1039,35 @@ mod tests {
         assert!(random > 1.2 * end, "{random} against {end}");
         let name = format!("started from capture-only-{}", trained.network.digest());
         assert!(tuned.network.about().contains(&name));
-        let other = TrainSettings {
+        // One output starts two buckets where it was; two do not start one.
+        let widened = TrainSettings {
             buckets: 2,
-            ..still
+            ..still.clone()
         };
-        let error = train(&other, |_| {}).err().unwrap().to_string();
+        let (two, two_losses) = losses(&widened);
+        assert_eq!(two.network.buckets(), 2);
         assert!(
-            error.contains("1 output buckets and activation screlu"),
+            (two_losses[0] - end).abs() < 0.01 * end,
+            "{two_losses:?} against {end}"
+        );
+        let start_two = scratch.path("two.nnue");
+        std::fs::write(&start_two, two.network.to_bytes()).unwrap();
+        let narrowed = TrainSettings {
+            init: Some(start_two),
+            ..still.clone()
+        };
+        let error = train(&narrowed, |_| {}).err().unwrap().to_string();
+        assert!(
+            error.contains("2 output buckets and activation screlu"),
             "{error}"
         );
         assert!(!error.contains('\n'));
+        let other = TrainSettings {
+            activation: Activation::Clipped,
+            ..still
+        };
+        let error = train(&other, |_| {}).err().unwrap().to_string();
+        assert!(error.contains("training asks for 1 and crelu"), "{error}");
     }
 
     /// The engine's integer evaluation and the trainer's float one agree on the positions

@@ -6,6 +6,12 @@
 import struct, sys
 if len(sys.argv) not in (4, 5):
     sys.exit('usage: scripts/net-average.py FIRST.nnue SECOND.nnue OUT.nnue [WEIGHT_OF_SECOND=0.5]')
+def digest(b):
+    # The low 32 bits of the FNV-1a hash, as the engine names network files.
+    h = 0xcbf29ce484222325
+    for byte in b:
+        h = ((h ^ byte) * 0x100000001b3) & 0xffffffffffffffff
+    return '%08x' % (h & 0xffffffff)
 def load(p):
     b = open(p, 'rb').read()
     assert b[:8] == b'BTNNUE01'
@@ -19,18 +25,15 @@ def load(p):
     w = list(struct.unpack_from('<%dh' % n16, b, off)); off += 2 * n16
     ob = list(struct.unpack_from('<%di' % buckets, b, off)); off += 4 * buckets
     assert off == len(b)
-    h = 0xcbf29ce484222325
-    for byte in b:
-        h = ((h ^ byte) * 0x100000001b3) & 0xffffffffffffffff
     variant = b[8:24].rstrip(b'\0')
-    return dict(variant=variant, digest='%08x' % (h & 0xffffffff), head=head, inputs=inputs, hidden=hidden, scale=scale, buckets=buckets, w=w, ob=ob, about=about)
+    return dict(variant=variant, digest=digest(b), head=head, inputs=inputs, hidden=hidden, scale=scale, buckets=buckets, w=w, ob=ob, about=about)
 a, c = load(sys.argv[1]), load(sys.argv[2])
 t = float(sys.argv[4]) if len(sys.argv) > 4 else 0.5  # weight of the second
+first = a['inputs'] * a['hidden'] + a['hidden']  # the first layer's values, then the output's
 widened = c['buckets'] == 1 < a['buckets']
 if widened:
     # A one-output start (`train --init` copies it into every bucket): copied here too,
     # and the result takes the first's header, which names its buckets.
-    first = c['inputs'] * c['hidden'] + c['hidden']
     c['w'] = c['w'][:first] + c['w'][first:] * a['buckets']
     c['ob'] = c['ob'] * a['buckets']
     c['buckets'] = a['buckets']
@@ -38,7 +41,6 @@ if widened:
 assert (a['inputs'], a['hidden'], a['buckets']) == (c['inputs'], c['hidden'], c['buckets'])
 assert a['head'][43] == c['head'][43]
 s = c['scale']
-first = a['inputs'] * a['hidden'] + a['hidden']
 w = []
 for i, (x, y) in enumerate(zip(a['w'], c['w'])):
     if i < first:
@@ -57,7 +59,4 @@ head = bytearray(c['head'])
 struct.pack_into('<iI', head, 34, s, len(about))
 out = bytes(head) + about + struct.pack('<%dh' % len(w), *w) + struct.pack('<%di' % len(ob), *ob)
 open(sys.argv[3], 'wb').write(out)
-h = 0xcbf29ce484222325
-for byte in out:
-    h = ((h ^ byte) * 0x100000001b3) & 0xffffffffffffffff
-print(sys.argv[3], '%08x' % (h & 0xffffffff))
+print(sys.argv[3], digest(out))

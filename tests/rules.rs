@@ -431,6 +431,26 @@ fn captures_first_is_a_stable_partition_of_the_legal_moves() {
 }
 
 #[test]
+fn tactical_moves_are_the_captures_in_legal_order() {
+    let mut captures_seen = 0;
+    for pos in common::random_positions(29, 2) {
+        let captures: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        let (moves, count) = pos.tactical_moves_first();
+        assert_eq!(moves[..count].to_vec(), captures, "{pos:?}");
+        captures_seen += count;
+    }
+    assert!(
+        captures_seen > 100,
+        "too few captures to test: {captures_seen}"
+    );
+}
+
+#[test]
 fn variant_names_parse() {
     use breakthrough::registry::Variant;
     let names: Vec<&str> = Variant::all().map(Variant::name).collect();

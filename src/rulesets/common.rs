@@ -230,6 +230,20 @@ pub trait SearchRules: Rules {
     fn opponent_threatens_win(&self) -> bool;
     /// Captures and other moves quiescence search must look at.
     fn is_tactical(&self, m: Self::Move) -> bool;
+    /// A list that begins with the tactical moves, in [`Rules::legal_moves`]' order, and
+    /// how many they are: quiescence reads that part alone, so a rule set that can
+    /// generate its captures by themselves may leave the other moves out.
+    fn tactical_moves_first(&self) -> (Self::Moves, usize) {
+        let mut moves = self.legal_moves();
+        let mut count = 0;
+        for i in 0..moves.len() {
+            if self.is_tactical(moves[i]) {
+                moves.swap(count, i);
+                count += 1;
+            }
+        }
+        (moves, count)
+    }
     /// A move-ordering hint for tactical moves: higher first.
     fn tactical_order(&self, m: Self::Move) -> i32;
     /// How many steps the moved piece still has to go to its goal after the move

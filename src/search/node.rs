@@ -478,14 +478,13 @@ impl<P: Evaluate> Worker<P> {
             best = stand_pat;
             alpha = alpha.max(stand_pat);
         }
-        let mut moves = pos.rules().legal_moves();
-        let mut count = 0;
-        for i in 0..moves.len() {
-            if threatened || pos.rules().is_tactical(moves[i]) {
-                moves.swap(count, i);
-                count += 1;
-            }
-        }
+        let (mut moves, count) = if threatened {
+            let moves = pos.rules().legal_moves();
+            let count = moves.len();
+            (moves, count)
+        } else {
+            pos.rules().tactical_moves_first()
+        };
         let moves = &mut moves[..count];
         moves.sort_by_key(|&m| {
             std::cmp::Reverse(

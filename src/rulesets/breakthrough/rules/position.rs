@@ -772,10 +772,14 @@ impl SearchRules for Position {
         }
         let us = self.side;
         let g = self.geometry;
-        let before_goal = match us {
-            Color::White => g.goal[0] >> 8,
-            Color::Black => g.goal[1] << 8,
+        let (before_goal, two_before_goal) = match us {
+            Color::White => (g.goal[0] >> 8, g.goal[0] >> 16),
+            Color::Black => (g.goal[1] << 8, g.goal[1] << 16),
         };
+        // Only a pawn two steps from the goal can make the threat: most positions end here.
+        if self.pawns[us.index()] & two_before_goal == 0 {
+            return None;
+        }
         let [a, b, c] = self.step_targets();
         let targets = a | b | c;
         let last_pawn_capture = self.pawns[us.opponent().index()].count_ones() == 1

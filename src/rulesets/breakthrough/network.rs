@@ -36,7 +36,7 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::Free,
         (8, 8),
-        include_bytes!("../../../nets/breakthrough-cbc623b4.nnue"),
+        include_bytes!("../../../nets/breakthrough-202f6b3d.nnue"),
     ),
     (
         DiagonalStep::Free,

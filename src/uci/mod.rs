@@ -7,7 +7,8 @@
 //! for anything but the next line: a search, `go perft` and `bench` run on their own
 //! thread. Commands that change or read the game wait, in order, in a backlog while a
 //! job that ends by itself runs (so a script may pipe `go depth 10` and more commands
-//! and get every answer in order); `stop` and `ponderhit` act at once; `isready` and
+//! and get every answer in order); `stop` and `ponderhit` act at once unless a `go`
+//! waits (then they wait behind it, as they are meant for it); `isready` and
 //! `quit` at once unless commands wait before them. A `quit` behind waiting commands stops
 //! the running job and every job they start, so they run (and answer) at once and the
 //! session ends; a second `quit` ends it without them. Lines are read into
@@ -202,7 +203,8 @@ impl Connection {
     fn receive(&mut self, line: String) -> Flow {
         let word = line.split_whitespace().next().unwrap_or("");
         let now = match word {
-            "stop" | "ponderhit" => true,
+            // They belong to the last `go`: behind one that still waits, they wait too.
+            "stop" | "ponderhit" => !self.go_waits(),
             "quit" => self.backlog.is_empty() || self.quit_waits,
             "isready" => self.backlog.is_empty(),
             _ => self.backlog.is_empty() && !self.engine.finishing(),
@@ -222,6 +224,13 @@ impl Connection {
             self.backlog.push_back(line);
         }
         Flow::Continue
+    }
+
+    /// True while a `go` waits in the backlog.
+    fn go_waits(&self) -> bool {
+        self.backlog
+            .iter()
+            .any(|line| line.split_whitespace().next() == Some("go"))
     }
 
     /// End of input: the commands already read still run in order; then the last job

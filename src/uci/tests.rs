@@ -456,46 +456,45 @@ fn isready_right_after_a_bestmove_is_answered() {
 /// lost, and the `go ponder` (or `go infinite`) behind them then searched for ever.
 #[test]
 fn ponderhit_and_stop_wait_for_the_go_before_them() {
-    for release in ["ponderhit", "stop"] {
-        for search in ["go ponder wtime 1000 btime 1000", "go infinite"] {
-            if release == "ponderhit" && search == "go infinite" {
-                continue;
-            }
-            let captured = Captured::default();
-            let mut session =
-                Connection::new(Player::Search, Output::new(captured.clone())).unwrap();
-            let (tx, rx) = std::sync::mpsc::sync_channel(16);
-            // The first search ends by itself, but only after the lines behind it arrive.
-            for line in [
-                "position startpos",
-                "go nodes 300000",
-                "position startpos moves d2d3 d7d6",
-                search,
-                release,
-            ] {
-                tx.send(Input::Line(line.to_string())).unwrap();
-            }
-            let captured_lines = captured.clone();
-            std::thread::spawn(move || session.serve(&rx));
-            let started = std::time::Instant::now();
-            let bestmoves = || {
-                captured_lines
-                    .lines()
-                    .iter()
-                    .filter(|l| l.starts_with("bestmove "))
-                    .count()
-            };
-            // The input stays open: a GUI waits for the second `bestmove`.
-            while bestmoves() < 2 && started.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            assert_eq!(
-                bestmoves(),
-                2,
-                "{search} then {release}: {:?}",
-                captured.lines()
-            );
-            tx.send(Input::Line("quit".to_string())).unwrap();
+    let ponder = "go ponder wtime 1000 btime 1000";
+    for (search, release) in [
+        (ponder, "ponderhit"),
+        (ponder, "stop"),
+        ("go infinite", "stop"),
+    ] {
+        let captured = Captured::default();
+        let mut session = Connection::new(Player::Search, Output::new(captured.clone())).unwrap();
+        let (tx, rx) = std::sync::mpsc::sync_channel(16);
+        // The first search ends by itself, but only after the lines behind it arrive.
+        for line in [
+            "position startpos",
+            "go nodes 300000",
+            "position startpos moves d2d3 d7d6",
+            search,
+            release,
+        ] {
+            tx.send(Input::Line(line.to_string())).unwrap();
         }
+        let captured_lines = captured.clone();
+        std::thread::spawn(move || session.serve(&rx));
+        let started = std::time::Instant::now();
+        let bestmoves = || {
+            captured_lines
+                .lines()
+                .iter()
+                .filter(|l| l.starts_with("bestmove "))
+                .count()
+        };
+        // The input stays open: a GUI waits for the second `bestmove`.
+        while bestmoves() < 2 && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(
+            bestmoves(),
+            2,
+            "{search} then {release}: {:?}",
+            captured.lines()
+        );
+        tx.send(Input::Line("quit".to_string())).unwrap();
     }
 }

@@ -196,6 +196,7 @@ impl Analyst {
             tt: &self.tt,
             threads: settings.threads,
             earlier: game.earlier_hashes(),
+            memory: None,
         };
         let lines: Mutex<BTreeMap<usize, Info<AnyMove>>> = Mutex::default();
         let report = |info: &Info<AnyMove>| {

@@ -151,6 +151,7 @@ pub(crate) fn run(depth: u32, stop: Arc<AtomicBool>) -> Result<BenchReport, Tabl
             tt: &tt,
             threads: 1,
             earlier: &[],
+            memory: None,
         };
         let started = Instant::now();
         let nodes = pos.search(&limits, &setup, &|_| {}).nodes;

@@ -23,7 +23,7 @@ use crate::rulesets::nnue::Network;
 use crate::rulesets::{Color, Outcome};
 use crate::search::time::{Clock, budget};
 use crate::search::tt::{TableError, TranspositionTable};
-use crate::search::{Budget, Control, Info, SearchLimits, SearchResult, WIN};
+use crate::search::{Budget, Control, Info, SearchLimits, SearchMemory, SearchResult, WIN};
 use crate::util::rng::Rng;
 
 /// Who chooses the moves: the search, or the one-ply greedy player (`breakthrough greedy`).
@@ -122,6 +122,8 @@ pub(crate) struct Engine {
     /// The game to search, or why the last `position` command was refused.
     game: Result<History, Arc<dyn std::error::Error + Send + Sync>>,
     tt: Arc<TranspositionTable>,
+    /// What the last search of the game left for the next: emptied with the table.
+    memory: Arc<SearchMemory>,
     pool: Arc<rayon::ThreadPool>,
     /// The network `EvalFile` loaded (`None`: the built-in ones).
     file_network: Option<&'static Network>,
@@ -164,6 +166,7 @@ impl Engine {
             },
             game: Ok(History::new(variant.startpos())),
             tt: Arc::new(TranspositionTable::new(0).map_err(OptionError::Hash)?),
+            memory: Arc::default(),
             pool: Arc::new(build_pool(1).map_err(OptionError::Threads)?),
             file_network: None,
             job: None,
@@ -257,6 +260,7 @@ impl Engine {
     pub(crate) fn new_game(&mut self) {
         self.settle();
         self.tt.clear();
+        self.memory.clear();
     }
 
     fn set_hash(&mut self, megabytes: u64) -> Result<(), OptionError> {
@@ -278,10 +282,12 @@ impl Engine {
         // As Fairy-Stockfish: a new variant starts from its start position.
         self.game = Ok(History::new(variant.startpos()));
         self.tt.clear();
+        self.memory.clear();
     }
 
     fn clear_hash(&mut self) {
         self.tt.clear();
+        self.memory.clear();
         self.solver_table = None;
     }
 
@@ -377,6 +383,7 @@ impl Engine {
         }));
         let earlier = game.earlier_hashes().to_vec();
         let (tt, pool) = (self.tt.clone(), self.pool.clone());
+        let memory = self.memory.clone();
         let threads = self.settings.threads as usize;
         let attempt = if request.depth.is_none()
             && nodes.is_none()
@@ -407,6 +414,7 @@ impl Engine {
                 tt: &tt,
                 threads,
                 earlier: &earlier,
+                memory: Some(&memory),
             };
             let result = pool.install(|| root.search(&limits, &setup, &*on_info));
             done(result);

@@ -621,3 +621,19 @@ fn weakened_levels_search_little_and_still_take_a_win_in_one() {
             .unwrap();
     }
 }
+
+/// The next search of a game starts from what the last one learned, and `ucinewgame`
+/// forgets it: the same search after it repeats the first node for node, while the
+/// same search with only the table emptied does not.
+#[test]
+fn ucinewgame_forgets_what_the_last_search_learned() {
+    let mut engine = Engine::new(Player::Search).unwrap();
+    let nodes = |engine: &mut Engine| answer(&go(engine, depth(8)).unwrap()).nodes;
+    let first = nodes(&mut engine);
+    engine.tt.clear();
+    let remembered = nodes(&mut engine);
+    engine.new_game();
+    let forgotten = nodes(&mut engine);
+    assert_eq!(forgotten, first);
+    assert_ne!(remembered, first);
+}

@@ -131,6 +131,7 @@ fn play_game(
             tt,
             threads: 1,
             earlier: game.earlier_hashes(),
+            memory: None,
         };
         let result = pos.search(&limits, &setup, &|_| {});
         searched += 1;
@@ -592,6 +593,7 @@ mod tests {
                 tt: &tt,
                 threads: 1,
                 earlier: &[],
+                memory: None,
             };
             let limits = SearchLimits {
                 mate: Some(moves),

@@ -6,7 +6,7 @@ use super::position::{Inner, each};
 use super::{AnyMove, AnyPosition};
 use crate::rulesets::{Evaluate, MoveOf, Rules};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Control, Info, SearchLimits, SearchResult, Searcher, mate};
+use crate::search::{Control, Info, SearchLimits, SearchMemory, SearchResult, Searcher, mate};
 
 /// What a search needs besides the position and its limits.
 pub(crate) struct SearchSetup<'a> {
@@ -15,6 +15,8 @@ pub(crate) struct SearchSetup<'a> {
     pub(crate) threads: usize,
     /// Hashes of the game's positions before the root, oldest first.
     pub(crate) earlier: &'a [u64],
+    /// What the last search of this game left for this one (`None`: start afresh).
+    pub(crate) memory: Option<&'a SearchMemory>,
 }
 
 impl AnyPosition {
@@ -63,6 +65,7 @@ fn search<P: Evaluate>(
     } else {
         Searcher::new(*pos, &limits, control, tt, threads, &report)
             .with_game_history(setup.earlier)
+            .with_memory(setup.memory)
             .run()
     };
     result.map_moves(P::Rules::encode)

@@ -24,6 +24,24 @@ use tt::Bound;
 
 pub(crate) use root::Searcher;
 
+/// What one search of a game leaves to the next: each thread's quiet-move history, which
+/// orders the next search's moves from its start (docs/results.md, "history kept"). Emptied
+/// by `ucinewgame`; a search given none starts from nothing, as `bench` and `datagen` do.
+#[derive(Default)]
+pub(crate) struct SearchMemory {
+    histories: std::sync::Mutex<Vec<Box<node::History>>>,
+}
+
+impl SearchMemory {
+    pub(crate) fn clear(&self) {
+        self.lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Box<node::History>>> {
+        self.histories.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// Score of a won game at the root; a win `n` plies away scores `WIN - n`.
 pub(crate) const WIN: i32 = 30_000;
 /// Larger than any score.

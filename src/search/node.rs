@@ -10,12 +10,15 @@ use super::{
 };
 use crate::rulesets::{Evaluate, MAX_MOVES, MoveOf, Rules, SearchRules};
 
+/// Quiet-move history: one table per side to move, indexed by the move's code.
+pub(crate) type History = [[i32; 4096]; 2];
+
 /// Per-thread search state.
 pub(super) struct Worker<P: Evaluate> {
     killers: Vec<[u16; 2]>,
     /// The move a singular-extension search at this ply leaves out.
     excluded: Vec<Option<MoveOf<P>>>,
-    history: Vec<[i32; 4096]>,
+    history: Box<History>,
     pub(super) pv: Vec<Vec<MoveOf<P>>>,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
@@ -30,7 +33,7 @@ impl<P: Evaluate> Worker<P> {
         let mut worker = Worker {
             killers: vec![[0; 2]; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
-            history: vec![[0; 4096]; 2],
+            history: Box::new([[0; 4096]; 2]),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             seldepth: 0,
@@ -48,6 +51,23 @@ impl<P: Evaluate> Worker<P> {
         self.path.push(root.rules().hash());
         self.path.resize(game.len() + MAX_PLY + 1, 0);
         self.game_plies = game.len();
+    }
+
+    /// Starts from the history an earlier search of the game left, halved: still a guide
+    /// to the order, but one that gives way quickly to what this search finds.
+    pub(super) fn recall(&mut self, earlier: &History) {
+        for (mine, old) in self
+            .history
+            .iter_mut()
+            .flatten()
+            .zip(earlier.iter().flatten())
+        {
+            *mine = old / 2;
+        }
+    }
+
+    pub(super) fn history(&self) -> &History {
+        &self.history
     }
 
     /// Records the node's hash on the path and says whether the same position with

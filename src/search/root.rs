@@ -9,7 +9,8 @@ use super::node::{Shared, Worker};
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{
-    Control, INFINITY, Info, Score, SearchLimits, SearchResult, WIN, end_score, is_decisive, time,
+    Control, INFINITY, Info, Score, SearchLimits, SearchMemory, SearchResult, WIN, end_score,
+    is_decisive, time,
 };
 use crate::rulesets::{Evaluate, MoveOf, Rules};
 
@@ -35,6 +36,8 @@ pub(crate) struct Searcher<'a, P: Evaluate> {
     workers: Vec<Mutex<Worker<P>>>,
     threads: usize,
     on_info: &'a (dyn Fn(&Info<MoveOf<P>>) + Sync),
+    /// Where the workers' histories come from and go back to, if anywhere.
+    memory: Option<&'a SearchMemory>,
 }
 
 impl<'a, P: Evaluate> Searcher<'a, P> {
@@ -60,6 +63,33 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
                 .collect(),
             threads,
             on_info,
+            memory: None,
+        }
+    }
+
+    /// Starts each worker from the history its thread's last search of the game left in
+    /// `memory`, and leaves this search's there when it ends.
+    pub(crate) fn with_memory(mut self, memory: Option<&'a SearchMemory>) -> Self {
+        if let Some(memory) = memory {
+            for (w, earlier) in self.workers.iter_mut().zip(memory.lock().iter()) {
+                w.get_mut()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .recall(earlier);
+            }
+        }
+        self.memory = memory;
+        self
+    }
+
+    fn remember(&self) {
+        if let Some(memory) = self.memory {
+            let mut kept = memory.lock();
+            kept.clear();
+            for w in &self.workers {
+                kept.push(Box::new(
+                    *w.lock().unwrap_or_else(|e| e.into_inner()).history(),
+                ));
+            }
         }
     }
 
@@ -163,7 +193,9 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
     /// the main thread alone reports and answers, and the helpers stop when it is done.
     pub(crate) fn run(&self) -> SearchResult<MoveOf<P>> {
         if self.threads == 1 {
-            return self.run_main();
+            let result = self.run_main();
+            self.remember();
+            return result;
         }
         let mut result = None;
         rayon::scope(|scope| {
@@ -178,6 +210,7 @@ impl<'a, P: Evaluate> Searcher<'a, P> {
         });
         let mut result = result.expect("the main search ran");
         result.nodes = self.shared.control.nodes();
+        self.remember();
         result
     }
 

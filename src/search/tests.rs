@@ -351,6 +351,47 @@ fn a_lone_good_move_is_singular_and_an_underrated_one_is_not() {
     assert!(!worker.is_singular(&shared, &start, depth, 0, first, best - 300));
 }
 
+/// A search given a memory leaves each thread's quiet-move history there, the next
+/// search's workers start from it halved, and `clear` empties it.
+#[test]
+fn each_thread_keeps_its_history_for_the_next_search_halved() {
+    use super::SearchMemory;
+    use super::node::Worker;
+    let pos = bt(
+        "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w",
+        DiagonalStep::Free,
+    );
+    let limits = SearchLimits {
+        depth: Some(7),
+        ..SearchLimits::default()
+    };
+    let (control, tt) = (Control::unlimited(), TranspositionTable::new(4).unwrap());
+    let memory = SearchMemory::default();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        Searcher::new(pos, &limits, &control, &tt, 2, &|_| {})
+            .with_memory(Some(&memory))
+            .run()
+    });
+    let kept: Vec<_> = memory.lock().iter().map(|h| **h).collect();
+    assert_eq!(kept.len(), 2);
+    assert!(kept.iter().all(|h| h.iter().flatten().any(|&v| v != 0)));
+    let mut worker = Worker::new(&pos);
+    worker.recall(&kept[1]);
+    let halved = worker
+        .history()
+        .iter()
+        .flatten()
+        .zip(kept[1].iter().flatten());
+    assert!(halved.clone().all(|(&now, &then)| now == then / 2));
+    assert!(halved.clone().any(|(&now, _)| now != 0));
+    memory.clear();
+    assert!(memory.lock().is_empty());
+}
+
 /// The proven mate search on the forced-wins suite: every win at its exact length with a
 /// move that keeps it, and no win for the side that loses.
 #[test]

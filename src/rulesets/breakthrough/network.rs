@@ -36,7 +36,7 @@ const BUILT_IN: &[(DiagonalStep, (u8, u8), &[u8])] = &[
     (
         DiagonalStep::Free,
         (8, 8),
-        include_bytes!("../../../nets/breakthrough-307cc227.nnue"),
+        include_bytes!("../../../nets/breakthrough-3edb7b41.nnue"),
     ),
     (
         DiagonalStep::Free,

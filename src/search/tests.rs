@@ -376,16 +376,18 @@ fn each_thread_keeps_its_history_for_the_next_search_halved() {
             .with_memory(Some(&memory))
             .run()
     });
+    // One table a thread; a helper may be stopped before its first cutoff on a busy
+    // machine, so only the main thread's is sure to hold something.
     let kept: Vec<_> = memory.lock().iter().map(|h| **h).collect();
     assert_eq!(kept.len(), 2);
-    assert!(kept.iter().all(|h| h.iter().flatten().any(|&v| v != 0)));
+    assert!(kept[0].iter().flatten().any(|&v| v != 0));
     let mut worker = Worker::new(&pos);
-    worker.recall(&kept[1]);
+    worker.recall(&kept[0]);
     let halved = worker
         .history()
         .iter()
         .flatten()
-        .zip(kept[1].iter().flatten());
+        .zip(kept[0].iter().flatten());
     assert!(halved.clone().all(|(&now, &then)| now == then / 2));
     assert!(halved.clone().any(|(&now, _)| now != 0));
     memory.clear();

@@ -423,9 +423,10 @@ fn capture_only_games_against_fairy_stockfish_in_xboard() {
 /// uci2wb sets XBoard's board up from the variant line of `UCI_Variant` but not the
 /// man's moves: XBoard takes the men for chess pawns, so it must not judge the moves.
 /// uci2wb claims the win when the engine reports a mate in one. Pondering is off
-/// (`-xponder`): on a ponder miss uci2wb 4.1 can lose the opponent's move in a race
-/// between its two threads and ponder the stale position for ever, so the game hangs
-/// (seen in CI, and here once in two games on a loaded machine).
+/// (`-xponder`): on a ponder miss uci2wb 4.1 can run an empty command from its queue,
+/// ponder the old position again and then start no search for the opponent's move, so
+/// the engine ponders for ever as told and the game hangs (seen in CI, and in one of
+/// the first two runs here, two at once; with `-xponder` 16 runs of 16 finished).
 #[test]
 fn games_against_itself_through_uci2wb() {
     let Some(tools) = Tools::get() else { return };
